@@ -1,0 +1,25 @@
+//! The rules of international draughts (FMJD) and the computer opponent.
+//!
+//! This module is the only place that knows the rules. It uses no web crate,
+//! no clock, no threads and no I/O, so the server and the browser (wasm32)
+//! run the very same code.
+
+mod bitboard;
+mod game;
+mod movegen;
+mod moves;
+pub mod notation;
+pub mod pdn;
+mod perft;
+mod piece;
+mod position;
+mod square;
+
+pub use bitboard::{Bitboard, Direction, Squares};
+pub use game::{DrawReason, Game, GameError, Outcome};
+pub use moves::{LongForm, Move, MoveList};
+pub use notation::{move_to_text, parse_move, FenError, MoveText, MoveTextError};
+pub use perft::{perft, perft_divide};
+pub use piece::{Color, Piece, Role};
+pub use position::{IllegalMove, Position, PositionError, Setup};
+pub use square::Square;
