@@ -1,1 +1,4 @@
 pub mod engine;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cli;

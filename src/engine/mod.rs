@@ -5,7 +5,10 @@
 //! run the very same code.
 
 mod bitboard;
+pub mod bot;
+pub mod eval;
 mod game;
+pub mod hub;
 mod movegen;
 mod moves;
 pub mod notation;
@@ -13,10 +16,11 @@ pub mod pdn;
 mod perft;
 mod piece;
 mod position;
+pub mod search;
 mod square;
 
 pub use bitboard::{Bitboard, Direction, Squares};
-pub use game::{DrawReason, Game, GameError, Outcome};
+pub use game::{DrawReason, Game, GameError, Outcome, WinReason};
 pub use moves::{LongForm, Move, MoveList};
 pub use notation::{move_to_text, parse_move, FenError, MoveText, MoveTextError};
 pub use perft::{perft, perft_divide};

@@ -239,9 +239,7 @@ impl MoveText {
             .into_iter()
             .filter(|m| m.from == self.from() && m.to == self.to())
             .filter(|m| !strict || m.is_capture() == self.capture)
-            .filter(|m| {
-                landings.len() == 1 || pos.capture_paths(m).iter().any(|p| p.as_slice() == landings)
-            })
+            .filter(|m| landings.len() == 1 || pos.capture_paths(m).iter().any(|p| follows(p, landings)))
             .collect()
     }
 
@@ -263,6 +261,14 @@ impl fmt::Display for MoveText {
         let parts: Vec<String> = self.squares.iter().map(|s| s.to_string()).collect();
         f.write_str(&parts.join(sep))
     }
+}
+
+/// Whether the written landing squares (ending with the end square) appear
+/// in this order along `path`: files write the full path (`28x19x30`) or
+/// only some of its landing squares (`2x30x17`).
+fn follows(path: &[Square], written: &[Square]) -> bool {
+    let mut rest = path.iter();
+    written.iter().all(|w| rest.any(|p| p == w)) && path.last() == written.last()
 }
 
 /// Parses `text` and resolves it to exactly one legal move of `pos`.

@@ -165,7 +165,8 @@ pub fn parse_pdn(text: &str) -> Vec<PdnGame> {
                     word
                 };
                 let word = word.trim_end_matches(['!', '?', '+', '#']).to_string();
-                if word.is_empty() {
+                // `77. ...` stands for a move not written.
+                if word.chars().all(|c| c == '.') {
                     continue;
                 }
                 pending.push_str(&word);

@@ -1,0 +1,405 @@
+//! The `dames` command line over the engine: `perft`, `moves`, `replay`,
+//! `bestmove`, `hub` and `selfplay`. Each subcommand prints to the given
+//! writers and returns the process exit status: 0 success, 1 a failed check
+//! (a game that does not replay), 2 bad input, with a one-line message.
+
+use crate::engine::bot::{self, Level};
+use crate::engine::hub::Hub;
+use crate::engine::pdn::{parse_pdn, replay};
+use crate::engine::search::{DrawCounters, Limits};
+use crate::engine::{move_to_text, perft, perft_divide, Game, Outcome, Position};
+use std::io::Write;
+use std::time::Instant;
+
+/// The deepest perft the command accepts: deeper runs would not end in a
+/// lifetime.
+const MAX_PERFT_DEPTH: u32 = 20;
+
+pub const USAGE: &str = "usage: dames [serve]
+       dames perft <FEN|start> <depth> [--divide]
+       dames moves <FEN|start>
+       dames replay <file.pdn>...
+       dames bestmove <FEN|start> [--level debutant|intermediaire|fort | --depth D | --nodes N] [--seed S]
+       dames hub
+       dames selfplay --white LEVEL --black LEVEL --games N [--seed S]";
+
+/// Bad input: the message for the user's one line of error.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl<T: std::fmt::Display> From<T> for UsageError {
+    fn from(e: T) -> UsageError {
+        UsageError(e.to_string())
+    }
+}
+
+/// Runs one subcommand (`args` without the program name). Returns `None`
+/// when `args` names no subcommand, so the caller serves the site.
+pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Option<i32> {
+    let (command, rest) = args.split_first()?;
+    let result = match command.as_str() {
+        "serve" => return None,
+        "perft" => perft_command(rest, out),
+        "moves" => moves_command(rest, out),
+        "replay" => return Some(replay_command(rest, out, err)),
+        "bestmove" => bestmove_command(rest, out),
+        "hub" => hub_command(rest),
+        "selfplay" => selfplay_command(rest, out),
+        "help" | "--help" | "-h" => writeln!(out, "{USAGE}").map(|_| 0).map_err(UsageError::from),
+        other => Err(UsageError(format!("unknown subcommand {other:?}; try `dames help`"))),
+    };
+    Some(match result {
+        Ok(code) => code,
+        Err(UsageError(message)) => {
+            let _ = writeln!(err, "dames: {message}");
+            2
+        }
+    })
+}
+
+/// `start` or a FEN.
+pub fn parse_position(text: &str) -> Result<Position, UsageError> {
+    if text == "start" {
+        Ok(Position::start())
+    } else {
+        Position::from_fen(text).map_err(|e| UsageError(format!("bad FEN {text:?}: {e}")))
+    }
+}
+
+fn perft_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
+    let mut divide = false;
+    let mut positional = Vec::new();
+    for a in args {
+        match a.as_str() {
+            "--divide" => divide = true,
+            flag if flag.starts_with("--") => return Err(UsageError(format!("unknown option {flag}"))),
+            _ => positional.push(a.as_str()),
+        }
+    }
+    let [fen, depth] = positional[..] else {
+        return Err(UsageError("perft takes a FEN (or start) and a depth".into()));
+    };
+    let pos = parse_position(fen)?;
+    let depth: u32 = depth
+        .parse()
+        .ok()
+        .filter(|d| (1..=MAX_PERFT_DEPTH).contains(d))
+        .ok_or_else(|| UsageError(format!("depth must be a number from 1 to {MAX_PERFT_DEPTH}, not {depth:?}")))?;
+    if divide {
+        let mut total = 0;
+        let started = Instant::now();
+        let mut split = perft_divide(&pos, depth);
+        split.sort_by_key(|(m, _)| m.sort_key());
+        for (mv, nodes) in &split {
+            writeln!(out, "{} {nodes}", mv.long_form())?;
+            total += nodes;
+        }
+        print_perft_line(out, depth, total, started)?;
+        return Ok(0);
+    }
+    for d in 1..=depth {
+        let started = Instant::now();
+        let nodes = perft(&pos, d);
+        print_perft_line(out, d, nodes, started)?;
+    }
+    Ok(0)
+}
+
+fn print_perft_line(out: &mut dyn Write, depth: u32, nodes: u64, started: Instant) -> std::io::Result<()> {
+    let seconds = started.elapsed().as_secs_f64();
+    let mnps = if seconds > 0.0 { nodes as f64 / seconds / 1e6 } else { 0.0 };
+    writeln!(out, "depth {depth} nodes {nodes} time_ms {} mnps {mnps:.1}", (seconds * 1000.0).round() as u64)
+}
+
+fn moves_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
+    let [fen] = args else {
+        return Err(UsageError("moves takes one FEN (or start)".into()));
+    };
+    let pos = parse_position(fen)?;
+    let mut moves: Vec<_> = pos.legal_moves().into_iter().collect();
+    moves.sort_by_key(|m| m.sort_key());
+    for m in moves {
+        writeln!(out, "{}", m.long_form())?;
+    }
+    Ok(0)
+}
+
+fn replay_command(files: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    if files.is_empty() {
+        let _ = writeln!(err, "dames: replay takes one or more PDN files");
+        return 2;
+    }
+    let (mut games, mut failed) = (0, 0);
+    for file in files {
+        let bytes = match std::fs::read(file) {
+            Ok(b) => b,
+            Err(e) => {
+                let _ = writeln!(err, "dames: cannot read {file}: {e}");
+                return 2;
+            }
+        };
+        // PDN files in the wild are ASCII, UTF-8 or Latin-1.
+        let text = String::from_utf8(bytes)
+            .unwrap_or_else(|e| e.into_bytes().iter().map(|&b| b as char).collect());
+        for (i, pdn) in parse_pdn(&text).iter().enumerate() {
+            games += 1;
+            let line = match replay(pdn) {
+                Ok(game) => format!("ok {}", game.moves().len()),
+                Err(e) => {
+                    failed += 1;
+                    format!("error {file}:{} {}: {e}", i + 1, e.ply().unwrap_or(0))
+                }
+            };
+            let _ = writeln!(out, "{line}");
+        }
+    }
+    let _ = writeln!(out, "games {games} ok {} failed {failed}", games - failed);
+    if failed > 0 {
+        1
+    } else {
+        0
+    }
+}
+
+/// Reads `--name value` options; every option must be in `known`.
+fn options<'a>(args: &'a [String], known: &[&str]) -> Result<(Vec<&'a str>, Vec<(&'a str, &'a str)>), UsageError> {
+    let mut positional = Vec::new();
+    let mut named = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        if let Some(name) = a.strip_prefix("--") {
+            if !known.contains(&name) {
+                return Err(UsageError(format!("unknown option --{name}")));
+            }
+            let value = args.get(i + 1).ok_or_else(|| UsageError(format!("--{name} needs a value")))?;
+            named.push((name, value.as_str()));
+            i += 2;
+        } else {
+            positional.push(a);
+            i += 1;
+        }
+    }
+    Ok((positional, named))
+}
+
+fn number<T: std::str::FromStr>(name: &str, value: &str) -> Result<T, UsageError> {
+    value.parse().map_err(|_| UsageError(format!("--{name} takes a number, not {value:?}")))
+}
+
+fn bestmove_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
+    let (positional, named) = options(args, &["level", "depth", "nodes", "seed"])?;
+    let [fen] = positional[..] else {
+        return Err(UsageError("bestmove takes one FEN (or start)".into()));
+    };
+    let pos = parse_position(fen)?;
+    let mut limits = Level::default().limits();
+    let mut seed = 0u64;
+    for (name, value) in named {
+        match name {
+            "level" => limits = value.parse::<Level>()?.limits(),
+            "depth" => {
+                let depth: u32 = number(name, value)?;
+                if !(1..=64).contains(&depth) {
+                    return Err(UsageError("--depth must be from 1 to 64".into()));
+                }
+                limits = Limits { depth, nodes: u64::MAX, ..limits };
+            }
+            "nodes" => {
+                let nodes: u64 = number(name, value)?;
+                if nodes == 0 {
+                    return Err(UsageError("--nodes must be at least 1".into()));
+                }
+                limits = Limits { depth: 64, nodes, ..limits };
+            }
+            _ => seed = number(name, value)?,
+        }
+    }
+    let counters = DrawCounters { king_only_plies: 0, plies_to_move_limit: u32::MAX };
+    let Some(result) = bot::search(&pos, counters, &limits) else {
+        writeln!(out, "bestmove none")?;
+        return Ok(0);
+    };
+    let mv = bot::choose(&result, seed, 0);
+    let mut pv_pos = pos;
+    let mut pv_text = Vec::new();
+    for m in &result.pv {
+        pv_text.push(move_to_text(&pv_pos, m));
+        pv_pos = pv_pos.play_unchecked(m);
+    }
+    writeln!(
+        out,
+        "bestmove {} score {} depth {} nodes {} pv {}",
+        move_to_text(&pos, &mv),
+        result.score,
+        result.depth,
+        result.nodes,
+        pv_text.join(" ")
+    )?;
+    Ok(0)
+}
+
+fn hub_command(args: &[String]) -> Result<i32, UsageError> {
+    if !args.is_empty() {
+        return Err(UsageError("hub takes no argument".into()));
+    }
+    let mut hub = Hub::new();
+    let stdout = std::io::stdout();
+    for line in std::io::stdin().lines() {
+        let answer = hub.handle(&line?);
+        let mut out = stdout.lock();
+        for l in &answer.lines {
+            writeln!(out, "{l}")?;
+        }
+        out.flush()?;
+        if answer.quit {
+            break;
+        }
+    }
+    Ok(0)
+}
+
+/// The 81 two-ply openings from the start, in a seeded order: each is
+/// played twice, once with each level as White.
+fn openings(seed: u64) -> Vec<Game> {
+    let mut games = Vec::new();
+    let start = Game::default();
+    for first in start.legal_moves() {
+        let mut g = start.clone();
+        g.play(&first).expect("legal");
+        for second in g.legal_moves() {
+            let mut h = g.clone();
+            h.play(&second).expect("legal");
+            games.push(h);
+        }
+    }
+    // A seeded Fisher-Yates shuffle keeps short matches varied.
+    let mut state = seed ^ 0x5851_f42d_4c95_7f2d;
+    for i in (1..games.len()).rev() {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let j = ((state >> 33) % (i as u64 + 1)) as usize;
+        games.swap(i, j);
+    }
+    games
+}
+
+fn selfplay_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
+    let (positional, named) = options(args, &["white", "black", "games", "seed"])?;
+    if !positional.is_empty() {
+        return Err(UsageError(format!("unexpected argument {:?}", positional[0])));
+    }
+    let get = |n: &str| named.iter().find(|(k, _)| *k == n).map(|(_, v)| *v);
+    let first: Level = get("white").ok_or_else(|| UsageError("--white is required".into()))?.parse()?;
+    let second: Level = get("black").ok_or_else(|| UsageError("--black is required".into()))?.parse()?;
+    let games: u32 = number("games", get("games").ok_or_else(|| UsageError("--games is required".into()))?)?;
+    if !(1..=10_000).contains(&games) {
+        return Err(UsageError("--games must be from 1 to 10000".into()));
+    }
+    let seed: u64 = get("seed").map(|s| number("seed", s)).transpose()?.unwrap_or(1);
+    let book = openings(seed);
+    let (mut wins, mut draws, mut losses) = (0, 0, 0);
+    for i in 0..games as usize {
+        let mut game = book[(i / 2) % book.len()].clone();
+        let first_is_white = i % 2 == 0;
+        while !game.is_over() {
+            let white_to_move = game.turn() == crate::engine::Color::White;
+            let level = if white_to_move == first_is_white { first } else { second };
+            let result = bot::search(game.position(), DrawCounters::of(&game), &level.limits())
+                .expect("a game not over has a move");
+            let mv = bot::choose(&result, seed ^ i as u64, game.moves().len());
+            game.play(&mv).expect("the search returns legal moves");
+        }
+        let outcome = game.outcome().expect("finished");
+        let first_color = if first_is_white { crate::engine::Color::White } else { crate::engine::Color::Black };
+        let verdict = match outcome {
+            Outcome::Win { winner, .. } if winner == first_color => {
+                wins += 1;
+                "win"
+            }
+            Outcome::Win { .. } => {
+                losses += 1;
+                "loss"
+            }
+            Outcome::Draw(_) => {
+                draws += 1;
+                "draw"
+            }
+        };
+        writeln!(out, "game {} {first} as {}: {verdict} in {} plies ({outcome})", i + 1, first_color, game.moves().len())?;
+    }
+    let score = (wins as f64 + draws as f64 / 2.0) / games as f64 * 100.0;
+    writeln!(out, "{first} vs {second}: {wins} wins, {draws} draws, {losses} losses, score {score:.1}%")?;
+    Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(args: &[&str]) -> (Option<i32>, String, String) {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let code = run(&args, &mut out, &mut err);
+        (code, String::from_utf8(out).unwrap(), String::from_utf8(err).unwrap())
+    }
+
+    #[test]
+    fn no_subcommand_means_serve() {
+        assert_eq!(call(&[]).0, None);
+        assert_eq!(call(&["serve"]).0, None);
+    }
+
+    #[test]
+    fn perft_prints_one_line_per_depth() {
+        let (code, out, _) = call(&["perft", "start", "3"]);
+        assert_eq!(code, Some(0));
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert!(lines[2].starts_with("depth 3 nodes 658 time_ms "), "{}", lines[2]);
+        let (code, out, _) = call(&["perft", "W:W32:B28,29,38,39", "1", "--divide"]);
+        assert_eq!(code, Some(0));
+        assert_eq!(out.lines().next(), Some("32x32{28,29,38,39} 1"));
+    }
+
+    #[test]
+    fn moves_are_sorted_and_written_long() {
+        let (code, out, _) = call(&["moves", "W:WK47:B9,12,33"]);
+        assert_eq!(code, Some(0));
+        assert_eq!(out, "47x17{9,12,33}\n47x21{9,12,33}\n47x26{9,12,33}\n");
+    }
+
+    #[test]
+    fn bad_input_is_one_line_and_status_two() {
+        for args in [
+            &["perft", "start", "0"][..],
+            &["perft", "start", "99"],
+            &["perft", "start", "x"],
+            &["perft", "W:W99", "2"],
+            &["perft", "start"],
+            &["moves", "nonsense"],
+            &["frobnicate"],
+            &["replay"],
+            &["replay", "/nonexistent/file.pdn"],
+        ] {
+            let (code, out, err) = call(args);
+            assert_eq!(code, Some(2), "{args:?}");
+            assert!(out.is_empty(), "{args:?}");
+            assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn replay_reports_each_game_and_fails_on_a_bad_one() {
+        let dir = std::env::temp_dir().join(format!("dames-cli-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("two.pdn");
+        std::fs::write(&file, "[White \"a\"]\n1. 32-28 18-23 *\n[White \"b\"]\n1. 32-28 18-24 *\n").unwrap();
+        let (code, out, _) = call(&["replay", file.to_str().unwrap()]);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(code, Some(1));
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], "ok 2");
+        assert!(lines[1].starts_with("error ") && lines[1].contains(":2 2: "), "{}", lines[1]);
+        assert_eq!(lines[2], "games 2 ok 1 failed 1");
+    }
+}

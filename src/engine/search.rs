@@ -1,0 +1,531 @@
+//! Alpha-beta search: negamax with principal variation search, iterative
+//! deepening, a transposition table on Zobrist keys, a quiescence search
+//! that plays out pending captures, and move ordering by hash move,
+//! capture size, killers and history.
+//!
+//! The search is bounded by depth and by a node count, never by the clock,
+//! and starts from nothing (a fresh table) every time: the same position,
+//! counters and limits always give the same result, on any machine.
+
+use super::eval::evaluate;
+use super::game::{KING_MOVES_DRAW_PLIES, MOVE_LIMIT_PER_SIDE};
+use super::{Color, Game, Move, MoveList, Position};
+
+/// A won position is worth this, less the plies it takes to get there.
+pub const WIN: i32 = 30_000;
+/// Scores above this are wins found by search.
+pub const WIN_THRESHOLD: i32 = WIN - 1_000;
+const INFINITY: i32 = WIN + 1;
+/// Deepest ply the search may reach, extensions and quiescence included.
+const MAX_PLY: usize = 96;
+/// Quiescence plies in which a threatened side may answer with a quiet
+/// move instead of standing pat.
+const THREAT_PLIES: u32 = 2;
+
+/// How far the search may go.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Limits {
+    /// Deepest iteration, in plies.
+    pub depth: u32,
+    /// Nodes after which the search stops and keeps its last full iteration.
+    pub nodes: u64,
+    /// Root moves within this many points of the best count as equal.
+    pub tie_margin: i32,
+    /// log2 of the transposition table's entry count.
+    pub table_bits: u32,
+}
+
+/// What the search found.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct SearchResult {
+    /// The moves judged best, in legal-move order: all within the tie margin
+    /// of the best score. The bot draws one of them.
+    pub best_moves: Vec<Move>,
+    pub score: i32,
+    /// The deepest iteration completed.
+    pub depth: u32,
+    pub nodes: u64,
+    /// The principal variation, starting with `best_moves[0]`.
+    pub pv: Vec<Move>,
+}
+
+/// The draw counters of the game at the root, which the search carries on.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct DrawCounters {
+    pub king_only_plies: u32,
+    /// Plies left before each side has played more than 150 moves.
+    pub plies_to_move_limit: u32,
+}
+
+impl DrawCounters {
+    pub fn of(game: &Game) -> DrawCounters {
+        let white_left = (MOVE_LIMIT_PER_SIDE + 1).saturating_sub(game.moves_played(Color::White));
+        let black_left = (MOVE_LIMIT_PER_SIDE + 1).saturating_sub(game.moves_played(Color::Black));
+        // The limit falls when the second side plays its 151st move.
+        let plies = match game.turn() {
+            Color::White => (2 * white_left).max(2 * black_left + 1) - 1,
+            Color::Black => (2 * black_left).max(2 * white_left + 1) - 1,
+        };
+        DrawCounters { king_only_plies: game.king_only_plies(), plies_to_move_limit: plies.max(1) }
+    }
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    best: Option<Move>,
+    score: i32,
+    depth: i16,
+    bound: Bound,
+}
+
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+enum Bound {
+    #[default]
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// One search: its table, ordering heuristics and counters.
+pub struct Searcher {
+    table: Vec<Entry>,
+    mask: u64,
+    nodes: u64,
+    node_limit: u64,
+    aborted: bool,
+    killers: [[Option<Move>; 2]; MAX_PLY],
+    history: Box<[[u32; 50]; 50]>,
+    root_counters: DrawCounters,
+}
+
+impl Searcher {
+    pub fn new(limits: &Limits) -> Searcher {
+        let size = 1usize << limits.table_bits;
+        Searcher {
+            table: vec![Entry::default(); size],
+            mask: size as u64 - 1,
+            nodes: 0,
+            node_limit: limits.nodes,
+            aborted: false,
+            killers: [[None; 2]; MAX_PLY],
+            history: Box::new([[0; 50]; 50]),
+            root_counters: DrawCounters::default(),
+        }
+    }
+
+    /// Searches `pos` within `limits`. `None` when there is no legal move.
+    pub fn search(&mut self, pos: &Position, counters: DrawCounters, limits: &Limits) -> Option<SearchResult> {
+        let root_moves = pos.legal_moves();
+        if root_moves.is_empty() {
+            return None;
+        }
+        self.root_counters = counters;
+        let key = zobrist(pos);
+        let mut result = SearchResult {
+            best_moves: vec![root_moves[0]],
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: vec![root_moves[0]],
+        };
+        let mut order: Vec<Move> = root_moves.to_vec();
+        for depth in 1..=limits.depth.max(1) {
+            let Some((scored, best_score)) = self.root(pos, key, &order, depth as i32, limits.tie_margin) else {
+                break;
+            };
+            // Keep legal-move order among the equals (so the seeded draw
+            // does not depend on ordering heuristics), best first for the
+            // next iteration.
+            let mut best_moves: Vec<Move> = root_moves
+                .iter()
+                .filter(|m| scored.iter().any(|(s, v)| s == *m && *v >= best_score - limits.tie_margin))
+                .copied()
+                .collect();
+            let best = scored.iter().find(|(_, v)| *v == best_score).map(|(m, _)| *m).unwrap_or(order[0]);
+            if let Some(i) = best_moves.iter().position(|m| *m == best) {
+                best_moves[..=i].rotate_right(1);
+            }
+            order.sort_by_key(|m| std::cmp::Reverse(scored.iter().find(|(s, _)| s == m).map_or(-INFINITY, |(_, v)| *v)));
+            result = SearchResult {
+                pv: self.principal_variation(pos, best),
+                best_moves,
+                score: best_score,
+                depth,
+                nodes: self.nodes,
+            };
+            if best_score.abs() >= WIN_THRESHOLD || root_moves.len() == 1 {
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        Some(result)
+    }
+
+    /// One iteration at the root. Every move gets a score that is exact when
+    /// it lies within the tie margin of the best, so equal moves are known.
+    fn root(&mut self, pos: &Position, key: u64, moves: &[Move], depth: i32, margin: i32) -> Option<(Vec<(Move, i32)>, i32)> {
+        let mut best = -INFINITY;
+        let mut scored = Vec::with_capacity(moves.len());
+        for (i, mv) in moves.iter().enumerate() {
+            let child = pos.play_unchecked(mv);
+            let child_key = key_after(pos, key, mv);
+            let counters = advance(pos, mv, self.root_counters.king_only_plies);
+            let score = if i == 0 {
+                -self.negamax(&child, child_key, depth - 1, -INFINITY, INFINITY, 1, counters)
+            } else {
+                // Is it at least within the margin of the best? If so, learn
+                // its exact score.
+                let threshold = best - margin;
+                let probe = -self.negamax(&child, child_key, depth - 1, -threshold, -(threshold - 1), 1, counters);
+                if probe >= threshold {
+                    -self.negamax(&child, child_key, depth - 1, -INFINITY, -(threshold - 1), 1, counters)
+                } else {
+                    probe
+                }
+            };
+            if self.aborted {
+                return None;
+            }
+            scored.push((*mv, score));
+            best = best.max(score);
+        }
+        Some((scored, best))
+    }
+
+    fn negamax(&mut self, pos: &Position, key: u64, depth: i32, mut alpha: i32, beta: i32, ply: usize, king_only: u32) -> i32 {
+        self.nodes += 1;
+        if self.nodes >= self.node_limit {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return 0;
+        }
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return -(WIN - ply as i32);
+        }
+        // As in `Game`, a side without a move loses even on the draw's ply.
+        if let Some(score) = self.rule_draw(ply, king_only) {
+            return score;
+        }
+        // A forced reply costs no depth.
+        let depth = if moves.len() == 1 && ply < MAX_PLY / 2 { depth + 1 } else { depth };
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.quiescence(pos, alpha, beta, ply, king_only, 0);
+        }
+
+        let slot = (key & self.mask) as usize;
+        let entry = self.table[slot];
+        let mut hash_move = None;
+        if entry.key == key {
+            hash_move = entry.best;
+            if entry.depth as i32 >= depth {
+                let score = from_table(entry.score, ply);
+                match entry.bound {
+                    Bound::Exact => return score,
+                    Bound::Lower if score >= beta => return score,
+                    Bound::Upper if score <= alpha => return score,
+                    _ => {}
+                }
+            }
+        }
+
+        let mut order = self.order(&moves, hash_move, ply);
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        let mut index = 0;
+        while let Some(mv) = next_best(&mut order) {
+            let child = pos.play_unchecked(&mv);
+            let child_key = key_after(pos, key, &mv);
+            let counters = advance(pos, &mv, king_only);
+            let score = if index == 0 {
+                -self.negamax(&child, child_key, depth - 1, -beta, -alpha, ply + 1, counters)
+            } else {
+                // Late quiet moves are searched a ply shallower first.
+                let reduction = if depth >= 3 && index >= 4 && !mv.is_capture() { 1 } else { 0 };
+                let mut s = -self.negamax(&child, child_key, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, counters);
+                if s > alpha && reduction > 0 {
+                    s = -self.negamax(&child, child_key, depth - 1, -alpha - 1, -alpha, ply + 1, counters);
+                }
+                if s > alpha && s < beta {
+                    s = -self.negamax(&child, child_key, depth - 1, -beta, -alpha, ply + 1, counters);
+                }
+                s
+            };
+            if self.aborted {
+                return 0;
+            }
+            index += 1;
+            if score > best_score {
+                best_score = score;
+                best_move = Some(mv);
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                if !mv.is_capture() {
+                    let killers = &mut self.killers[ply];
+                    if killers[0] != Some(mv) {
+                        killers[1] = killers[0];
+                        killers[0] = Some(mv);
+                    }
+                    let h = &mut self.history[mv.from.number() as usize - 1][mv.to.number() as usize - 1];
+                    *h = h.saturating_add((depth * depth) as u32);
+                }
+                break;
+            }
+        }
+
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.table[slot] = Entry { key, best: best_move, score: to_table(best_score, ply), depth: depth as i16, bound };
+        best_score
+    }
+
+    /// Plays out captures until the position is quiet, then trusts the
+    /// evaluation, unless the opponent threatens a capture: then, for a few
+    /// plies, quiet answers are searched too.
+    fn quiescence(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, king_only: u32, threat_ply: u32) -> i32 {
+        self.nodes += 1;
+        if self.nodes >= self.node_limit {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return 0;
+        }
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return -(WIN - ply as i32);
+        }
+        // As in `Game`, a side without a move loses even on the draw's ply.
+        if let Some(score) = self.rule_draw(ply, king_only) {
+            return score;
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(pos, king_only);
+        }
+        let forced = moves[0].is_capture();
+        let threatened = !forced && threat_ply < THREAT_PLIES && pos.with_turn(!pos.turn()).has_capture();
+        let mut best = -INFINITY;
+        if !forced {
+            let stand_pat = evaluate(pos, king_only);
+            if !threatened {
+                return stand_pat;
+            }
+            // Threatened: standing pat is only a guess; if it is already
+            // good enough, trust it, otherwise look for a defence.
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+        }
+        let next_threat_ply = if forced { threat_ply } else { threat_ply + 1 };
+        let mut order = self.order(&moves, None, ply);
+        while let Some(mv) = next_best(&mut order) {
+            let child = pos.play_unchecked(&mv);
+            let counters = advance(pos, &mv, king_only);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, counters, next_threat_ply);
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// The draw rules, seen from `ply` plies below the root.
+    fn rule_draw(&self, ply: usize, king_only: u32) -> Option<i32> {
+        if king_only >= KING_MOVES_DRAW_PLIES || ply as u32 >= self.root_counters.plies_to_move_limit {
+            Some(0)
+        } else {
+            None
+        }
+    }
+
+    fn order(&self, moves: &MoveList, hash_move: Option<Move>, ply: usize) -> Vec<(Move, u32)> {
+        let killers = self.killers[ply.min(MAX_PLY - 1)];
+        moves
+            .iter()
+            .map(|m| {
+                let score = if Some(*m) == hash_move {
+                    u32::MAX
+                } else if m.is_capture() {
+                    u32::MAX - 100 + m.capture_count()
+                } else if Some(*m) == killers[0] {
+                    u32::MAX - 200
+                } else if Some(*m) == killers[1] {
+                    u32::MAX - 201
+                } else {
+                    self.history[m.from.number() as usize - 1][m.to.number() as usize - 1].min(u32::MAX - 300)
+                };
+                (*m, score)
+            })
+            .collect()
+    }
+
+    /// The best move and the table's best replies after it.
+    fn principal_variation(&self, pos: &Position, first: Move) -> Vec<Move> {
+        let mut pv = vec![first];
+        let mut pos = pos.play_unchecked(&first);
+        let mut key = zobrist(&pos);
+        while pv.len() < 16 {
+            let entry = self.table[(key & self.mask) as usize];
+            let Some(mv) = entry.best.filter(|_| entry.key == key) else { break };
+            if !pos.legal_moves().contains(&mv) {
+                break;
+            }
+            pv.push(mv);
+            pos = pos.play_unchecked(&mv);
+            key = zobrist(&pos);
+        }
+        pv
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+}
+
+/// Takes the best-scored move left (selection sort, one step at a time: a
+/// cut-off often comes before the rest need sorting).
+fn next_best(order: &mut Vec<(Move, u32)>) -> Option<Move> {
+    let (i, _) = order.iter().enumerate().max_by_key(|(i, (_, s))| (*s, std::cmp::Reverse(*i)))?;
+    Some(order.swap_remove(i).0)
+}
+
+/// The 25-move count after `mv`.
+fn advance(pos: &Position, mv: &Move, king_only: u32) -> u32 {
+    if mv.is_capture() || !pos.kings().contains(mv.from) {
+        0
+    } else {
+        king_only + 1
+    }
+}
+
+fn to_table(score: i32, ply: usize) -> i32 {
+    if score >= WIN_THRESHOLD {
+        score + ply as i32
+    } else if score <= -WIN_THRESHOLD {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_table(score: i32, ply: usize) -> i32 {
+    if score >= WIN_THRESHOLD {
+        score - ply as i32
+    } else if score <= -WIN_THRESHOLD {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// Random keys for (piece kind, bit) and the side to move, fixed at compile
+/// time so every build hashes alike.
+const KEYS: [[u64; 64]; 4] = {
+    let mut keys = [[0u64; 64]; 4];
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut kind = 0;
+    while kind < 4 {
+        let mut bit = 0;
+        while bit < 64 {
+            // splitmix64
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            keys[kind][bit] = z ^ (z >> 31);
+            bit += 1;
+        }
+        kind += 1;
+    }
+    keys
+};
+const BLACK_TO_MOVE: u64 = 0xD1B5_4A32_D192_ED03;
+
+fn kind(color: Color, king: bool) -> usize {
+    match (color, king) {
+        (Color::White, false) => 0,
+        (Color::White, true) => 1,
+        (Color::Black, false) => 2,
+        (Color::Black, true) => 3,
+    }
+}
+
+/// The Zobrist key of a position.
+pub fn zobrist(pos: &Position) -> u64 {
+    let mut key = if pos.turn() == Color::Black { BLACK_TO_MOVE } else { 0 };
+    for color in [Color::White, Color::Black] {
+        for (king, set) in [(false, pos.men(color)), (true, pos.kings_of(color))] {
+            let mut bits = set.0;
+            while bits != 0 {
+                key ^= KEYS[kind(color, king)][bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+            }
+        }
+    }
+    key
+}
+
+/// The key after `mv`, updated from `key` rather than recomputed.
+fn key_after(pos: &Position, key: u64, mv: &Move) -> u64 {
+    let us = pos.turn();
+    let was_king = pos.kings().contains(mv.from);
+    let promotes = !was_king
+        && match us {
+            Color::White => mv.to.row() == 0,
+            Color::Black => mv.to.row() == 9,
+        };
+    let mut key = key ^ BLACK_TO_MOVE;
+    key ^= KEYS[kind(us, was_king)][mv.from.bit_index() as usize];
+    key ^= KEYS[kind(us, was_king || promotes)][mv.to.bit_index() as usize];
+    let mut captured = mv.captured.0;
+    while captured != 0 {
+        let bit = captured.trailing_zeros();
+        let king = pos.kings().0 & (1 << bit) != 0;
+        key ^= KEYS[kind(!us, king)][bit as usize];
+        captured &= captured - 1;
+    }
+    key
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn incremental_keys_match_full_keys() {
+        let mut pos = Position::from_fen("W:W15,28,K40:B9,10,19,K33").unwrap();
+        let mut key = zobrist(&pos);
+        for _ in 0..12 {
+            let Some(mv) = pos.legal_moves().first().copied() else { break };
+            key = key_after(&pos, key, &mv);
+            pos = pos.play_unchecked(&mv);
+            assert_eq!(key, zobrist(&pos));
+        }
+    }
+
+    #[test]
+    fn move_limit_counters() {
+        let game = Game::default();
+        let c = DrawCounters::of(&game);
+        assert_eq!(c.plies_to_move_limit, 302);
+    }
+}
