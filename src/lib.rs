@@ -1,4 +1,22 @@
+//! Dames: international draughts against the computer.
+//!
+//! - [`engine`]: the rules and the bot, pure Rust, for the server and wasm32;
+//! - [`app`]: the pages, rendered on the server and hydrated in the browser;
+//! - [`server`] (feature `ssr`): HTTP, SQLite, the stored truth.
+
+pub mod app;
 pub mod engine;
+
+#[cfg(feature = "ssr")]
+pub mod server;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
+
+/// The browser's entry point, called by the script Leptos puts in the page.
+#[cfg(feature = "hydrate")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn hydrate() {
+    console_error_panic_hook::set_once();
+    leptos::mount::hydrate_body(app::App);
+}

@@ -22,7 +22,7 @@ mod square;
 pub use bitboard::{Bitboard, Direction, Squares};
 pub use game::{DrawReason, Game, GameError, Outcome, WinReason};
 pub use moves::{LongForm, Move, MoveList};
-pub use notation::{move_to_text, parse_move, FenError, MoveText, MoveTextError};
+pub use notation::{move_to_text, parse_long_form, parse_move, FenError, MoveText, MoveTextError};
 pub use perft::{perft, perft_divide};
 pub use piece::{Color, Piece, Role};
 pub use position::{IllegalMove, Position, PositionError, Setup};

@@ -263,6 +263,34 @@ impl fmt::Display for MoveText {
     }
 }
 
+/// Reads a move in the long form of [`Move::long_form`] (`32-28`,
+/// `28x19{23}`) and finds it among the legal moves of `pos`. Unlike PDN text
+/// it names the captured pieces, so it is never ambiguous: the web client
+/// sends moves this way.
+pub fn parse_long_form(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
+    let malformed = || MoveTextError::Malformed(text.to_string());
+    let text = text.trim();
+    let Some((head, captured)) = text.split_once('{') else {
+        return MoveText::parse(text)?.resolve(pos);
+    };
+    let captured = captured.strip_suffix('}').ok_or_else(malformed)?;
+    let head = MoveText::parse(head)?;
+    if !head.capture || head.squares.len() != 2 {
+        return Err(malformed());
+    }
+    let mut set = crate::engine::Bitboard::EMPTY;
+    for part in captured.split(',') {
+        let square = parse_square(part.trim()).map_err(|_| malformed())?;
+        set = set.with(square);
+    }
+    let wanted = Move { from: head.squares[0], to: head.squares[1], captured: set };
+    if pos.legal_moves().contains(&wanted) {
+        Ok(wanted)
+    } else {
+        Err(MoveTextError::Illegal(text.to_string()))
+    }
+}
+
 /// Whether the written landing squares (ending with the end square) appear
 /// in this order along `path`: files write the full path (`28x19x30`) or
 /// only some of its landing squares (`2x30x17`).
@@ -336,6 +364,18 @@ mod tests {
             assert!(check(&err), "{fen}: {err:?}");
             assert!(!err.to_string().is_empty());
         }
+    }
+
+    #[test]
+    fn long_form_names_exactly_one_move() {
+        let pos = Position::from_fen("W:W26:B12,K21,31,32").unwrap();
+        let m = parse_long_form(&pos, "26x8{12,21}").unwrap();
+        assert_eq!(m.long_form().to_string(), "26x8{12,21}");
+        assert!(matches!(parse_long_form(&pos, "26x8{12}"), Err(MoveTextError::Illegal(_))));
+        assert!(matches!(parse_long_form(&pos, "26x8{12,21"), Err(MoveTextError::Malformed(_))));
+        assert!(matches!(parse_long_form(&pos, "26-8{12}"), Err(MoveTextError::Malformed(_))));
+        assert!(matches!(parse_long_form(&pos, "26x8{a}"), Err(MoveTextError::Malformed(_))));
+        assert_eq!(parse_long_form(&Position::start(), "32-28").unwrap().long_form().to_string(), "32-28");
     }
 
     #[test]

@@ -1,0 +1,51 @@
+# Dames: `make run` serves the app, `make test` runs every test.
+# Both install what is missing first (scripts/install-tools.sh).
+SHELL := /bin/bash
+WASM_TARGET := wasm32-unknown-unknown
+BINDGEN_OUT := target/bindgen
+CARGO ?= cargo
+
+.PHONY: run test release run-release tools tools-browser site site-release server server-release bench clean-site
+
+## Serve the app (debug build) on LEPTOS_SITE_ADDR (127.0.0.1:3000), database DAMES_DB (dames.sqlite3).
+run: tools site server
+	./target/debug/dames
+
+## Every test: Rust (engine and server), then the browser tests. Ends with `N passed, N failed`.
+test: tools-browser site server
+	./scripts/test-all.sh
+
+## The optimised server at target/release/dames, the site in target/site.
+release: tools site-release server-release
+
+run-release: release
+	./target/release/dames
+
+tools:
+	./scripts/install-tools.sh
+
+tools-browser:
+	./scripts/install-tools.sh --browser
+
+site:
+	$(CARGO) build --lib --target $(WASM_TARGET) --features hydrate
+	rm -rf $(BINDGEN_OUT) && wasm-bindgen --target web --no-typescript --out-dir $(BINDGEN_OUT) --out-name dames target/$(WASM_TARGET)/debug/dames.wasm
+	./scripts/bundle-site.sh $(BINDGEN_OUT)
+
+site-release:
+	$(CARGO) build --lib --target $(WASM_TARGET) --features hydrate --profile wasm-release
+	rm -rf $(BINDGEN_OUT) && wasm-bindgen --target web --no-typescript --out-dir $(BINDGEN_OUT) --out-name dames target/$(WASM_TARGET)/wasm-release/dames.wasm
+	end2end/node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
+		$(BINDGEN_OUT)/dames_bg.wasm -o $(BINDGEN_OUT)/dames_bg.wasm
+	./scripts/bundle-site.sh $(BINDGEN_OUT)
+
+server:
+	$(CARGO) build --bin dames --features ssr
+
+server-release:
+	$(CARGO) build --release --bin dames --features ssr
+
+## Speed figures quoted in the README.
+bench: server-release
+	./target/release/dames perft start 11
+	./scripts/bench-bot.sh

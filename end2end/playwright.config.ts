@@ -1,0 +1,51 @@
+import { defineConfig, devices } from '@playwright/test';
+import * as os from 'os';
+import * as path from 'path';
+
+// Playwright starts the debug server itself on a throw-away database and
+// drives Debian's Chromium (never a browser it downloads).
+const port = Number(process.env.DAMES_TEST_PORT ?? 3107);
+const dbFile = path.join(os.tmpdir(), `dames-e2e-${process.pid}.sqlite3`);
+
+const chromiumArgs = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export default defineConfig({
+  testDir: './tests',
+  outputDir: './test-results',
+  timeout: 120_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list'], ['json', { outputFile: 'test-results/results.json' }]],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    trace: 'retain-on-failure',
+    launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumArgs },
+  },
+  projects: [
+    { name: 'desktop', use: { ...devices['Desktop Chrome'], channel: undefined } },
+  ],
+  webServer: {
+    command: `../target/debug/dames`,
+    cwd: '.',
+    url: `http://127.0.0.1:${port}/sante`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: {
+      LEPTOS_SITE_ADDR: `127.0.0.1:${port}`,
+      LEPTOS_SITE_ROOT: '../target/site',
+      DAMES_DB: dbFile,
+      RUST_LOG: 'warn',
+    },
+  },
+});

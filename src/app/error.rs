@@ -1,0 +1,63 @@
+//! The errors a server function can return, as the player reads them. They
+//! cross the wire as JSON and keep their variant, so the page can react to
+//! each (reload on a conflict, show the message otherwise).
+
+use leptos::server_fn::codec::JsonEncoding;
+use leptos::server_fn::error::{FromServerFnError, ServerFnErrorErr};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AppError {
+    /// The move is not legal here (the text says why).
+    IllegalMove(String),
+    /// It is the computer's turn, or the game is over.
+    NotYourTurn,
+    GameOver,
+    GameNotFound,
+    /// The game belongs to another player.
+    NotYourGame,
+    /// Another request changed the game first.
+    Conflict,
+    /// The request itself is malformed: bad id, bad level, oversized text.
+    BadRequest(String),
+    /// Too many requests from this player or address.
+    RateLimited,
+    /// A pseudonym that breaks the rules or is taken.
+    BadPseudonym(String),
+    /// A fault on the server; details are in its log, not on the page.
+    Internal,
+    /// The request did not reach the server or its answer was unreadable.
+    Transport(String),
+}
+
+impl fmt::Display for AppError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AppError::IllegalMove(why) => write!(f, "Coup refusé : {why}"),
+            AppError::NotYourTurn => f.write_str("Ce n'est pas à vous de jouer."),
+            AppError::GameOver => f.write_str("La partie est terminée."),
+            AppError::GameNotFound => f.write_str("Partie introuvable."),
+            AppError::NotYourGame => f.write_str("Cette partie n'est pas la vôtre."),
+            AppError::Conflict => f.write_str("La partie a changé entre-temps : la page se met à jour."),
+            AppError::BadRequest(why) => write!(f, "Requête invalide : {why}"),
+            AppError::RateLimited => f.write_str("Trop de requêtes : patientez quelques secondes."),
+            AppError::BadPseudonym(why) => write!(f, "Pseudonyme refusé : {why}"),
+            AppError::Internal => f.write_str("Erreur du serveur. Réessayez dans un instant."),
+            AppError::Transport(why) => write!(f, "Le serveur ne répond pas ({why})."),
+        }
+    }
+}
+
+impl std::error::Error for AppError {}
+
+impl FromServerFnError for AppError {
+    type Encoder = JsonEncoding;
+
+    fn from_server_fn_error(value: ServerFnErrorErr) -> AppError {
+        match value {
+            ServerFnErrorErr::Args(why) | ServerFnErrorErr::Deserialization(why) => AppError::BadRequest(why),
+            other => AppError::Transport(other.to_string()),
+        }
+    }
+}

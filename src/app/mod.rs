@@ -1,0 +1,67 @@
+//! What the player sees: the HTML shell, the router and the pages, rendered
+//! on the server and hydrated in the browser.
+
+pub mod board;
+pub mod error;
+pub mod game_state;
+pub mod input;
+pub mod pages;
+pub mod play;
+
+use leptos::prelude::*;
+use leptos_meta::{provide_meta_context, MetaTags, Title};
+use leptos_router::components::{Route, Router, Routes, A};
+use leptos_router::{path, SsrMode};
+
+/// The HTML document around the app. The bundle's name carries its content
+/// hash (see `server::Config::leptos_options`), so the stylesheet's does too.
+pub fn shell(options: LeptosOptions) -> impl IntoView {
+    let css = format!("/{}/{}.css", options.site_pkg_dir, options.output_name);
+    view! {
+        <!DOCTYPE html>
+        <html lang="fr">
+            <head>
+                <meta charset="utf-8"/>
+                <meta name="viewport" content="width=device-width, initial-scale=1"/>
+                <meta name="description" content="Dames internationales (10×10) contre l'ordinateur, et un défi par jour."/>
+                <meta name="theme-color" content="#2b2118"/>
+                <link rel="stylesheet" href=css/>
+                <link rel="icon" href="/favicon.svg" type="image/svg+xml"/>
+                <HydrationScripts options/>
+                <MetaTags/>
+            </head>
+            <body>
+                <App/>
+            </body>
+        </html>
+    }
+}
+
+#[component]
+pub fn App() -> impl IntoView {
+    provide_meta_context();
+    view! {
+        <Title text="Dames"/>
+        <Router>
+            <a class="skip" href="#contenu">"Aller au contenu"</a>
+            <header class="site">
+                <A href="/" attr:class="brand">"Dames"</A>
+                <nav aria-label="Menu principal">
+                    <A href="/">"Défi du jour"</A>
+                    <A href="/partie-libre">"Partie libre"</A>
+                    <A href="/regles">"Règles"</A>
+                </nav>
+            </header>
+            <main id="contenu">
+                <Routes fallback=pages::not_found::NotFound>
+                    <Route path=path!("/") view=pages::daily::DailyPage ssr=SsrMode::Async/>
+                    <Route path=path!("/partie-libre") view=pages::free::FreePage ssr=SsrMode::Async/>
+                    <Route path=path!("/regles") view=pages::rules::RulesPage/>
+                </Routes>
+            </main>
+            <footer class="site">
+                <p>"Dames internationales — règles FMJD. L'ordinateur ne connaît que le plateau et les règles."</p>
+            </footer>
+        </Router>
+    }
+}

@@ -1,0 +1,23 @@
+//! `/partie-libre`: a free game at the level the player picks.
+
+use crate::app::game_state::GameKind;
+use crate::app::play::Play;
+use crate::engine::bot::Level;
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
+
+#[component]
+pub fn FreePage() -> impl IntoView {
+    // `?niveau=fort` picks the level of a new game; an unknown name falls
+    // back to the default.
+    let level = use_query_map().with_untracked(|q| q.get("niveau").and_then(|l| l.parse::<Level>().ok()));
+    view! {
+        <Title text="Partie libre — Dames"/>
+        <p class="intro">
+            "Une partie contre l'ordinateur, à votre rythme. Chaque partie est différente. "
+            "Choisissez le niveau de la prochaine partie à côté du damier."
+        </p>
+        <Play kind=GameKind::Free level=level.unwrap_or_default()/>
+    }
+}

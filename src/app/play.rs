@@ -1,0 +1,454 @@
+//! A game against the computer: the server functions that load and extend
+//! it, and the screen around the board (turn, clock, pieces, moves, PDN).
+
+use super::board::Board;
+use super::error::AppError;
+use super::game_state::{last_computer_move, notation, pdn, GameKind, GameView};
+use super::input::MoveOptions;
+use crate::engine::bot::Level;
+use crate::engine::{Color, DrawReason, Game, Move, MoveText, Outcome, WinReason};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+/// The player's current game of this kind, created if there is none (the
+/// daily challenge of today, or the latest free game).
+#[server(endpoint = "partie/charger")]
+pub async fn load_game(kind: GameKind, level: Option<Level>) -> Result<GameView, AppError> {
+    use crate::server::{db::Db, games, players, today_utc};
+    let db = use_context::<Db>().ok_or(AppError::Internal)?;
+    let player = players::current_player(&db).await?;
+    let day = today_utc();
+    db.run(move |c| {
+        let day_filter = (kind == GameKind::Daily).then_some(day.as_str());
+        if let Some(game) = games::latest(c, &player, kind, day_filter)? {
+            return Ok(game.view());
+        }
+        games::create(c, new_game_spec(&player, kind, level, &day)).map(|g| g.view())
+    })
+    .await
+}
+
+/// A new game: "rejouer" or "nouvelle partie".
+#[server(endpoint = "partie/nouvelle")]
+pub async fn new_game(kind: GameKind, level: Option<Level>) -> Result<GameView, AppError> {
+    use crate::server::{db::Db, games, players, today_utc};
+    let db = use_context::<Db>().ok_or(AppError::Internal)?;
+    let player = players::current_player(&db).await?;
+    let day = today_utc();
+    db.run(move |c| games::create(c, new_game_spec(&player, kind, level, &day)).map(|g| g.view())).await
+}
+
+#[cfg(feature = "ssr")]
+fn new_game_spec<'a>(player: &'a str, kind: GameKind, level: Option<Level>, day: &'a str) -> crate::server::games::NewGame<'a> {
+    use crate::engine::bot::daily_seed;
+    let (level, seed) = match kind {
+        GameKind::Daily => (Level::Intermediaire, daily_seed(day)),
+        GameKind::Free => (level.unwrap_or_default(), uuid::Uuid::new_v4().as_u64_pair().0),
+    };
+    crate::server::games::NewGame {
+        player_id: player,
+        kind,
+        day,
+        level,
+        seed,
+        start: crate::engine::Position::start(),
+        now_ms: crate::server::now_ms(),
+    }
+}
+
+/// Plays the player's move (long form) and returns the game with the
+/// computer's answer. `think_ms` is the player's own count of thinking time,
+/// which the server clamps.
+#[server(endpoint = "partie/jouer")]
+pub async fn play_move(game_id: String, mv: String, think_ms: u64) -> Result<GameView, AppError> {
+    use crate::server::{db::Db, games, now_ms, players};
+    let db = use_context::<Db>().ok_or(AppError::Internal)?;
+    let player = players::current_player(&db).await?;
+    if game_id.len() > 64 {
+        return Err(AppError::BadRequest("identifiant de partie trop long".into()));
+    }
+    let id = game_id.clone();
+    let record = db.run(move |c| games::load(c, &id)).await?.ok_or(AppError::GameNotFound)?;
+    // The bot's search runs on the blocking pool, without the database lock.
+    let played = tokio::task::spawn_blocking(move || games::apply_player_move(&record, &player, &mv, think_ms, now_ms()))
+        .await
+        .map_err(|_| AppError::Internal)??;
+    db.run(move |c| games::save_played(c, &played).map(|_| played.record.view())).await
+}
+
+#[server(endpoint = "partie/abandonner")]
+pub async fn resign_game(game_id: String) -> Result<GameView, AppError> {
+    use crate::server::{db::Db, games, now_ms, players};
+    let db = use_context::<Db>().ok_or(AppError::Internal)?;
+    let player = players::current_player(&db).await?;
+    db.run(move |c| games::resign(c, &game_id, &player, now_ms()).map(|g| g.view())).await
+}
+
+/// Test hook, compiled out of release builds: starts a game for the current
+/// player from any position, level and seed, so that browser tests can set
+/// up a rafle or a quick win.
+#[cfg(debug_assertions)]
+#[server(endpoint = "test/partie")]
+pub async fn start_test_game(fen: String, level: Level, seed: u64, kind: GameKind) -> Result<GameView, AppError> {
+    use crate::server::{db::Db, games, now_ms, players, today_utc};
+    let db = use_context::<Db>().ok_or(AppError::Internal)?;
+    let player = players::current_player(&db).await?;
+    let start = crate::engine::Position::from_fen(&fen).map_err(|e| AppError::BadRequest(e.to_string()))?;
+    let day = today_utc();
+    db.run(move |c| {
+        games::create(
+            c,
+            games::NewGame { player_id: &player, kind, day: &day, level, seed, start, now_ms: now_ms() },
+        )
+        .map(|g| g.view())
+    })
+    .await
+}
+
+/// The outcome in words, from the player's side (White).
+pub fn outcome_text(outcome: Outcome) -> String {
+    match outcome {
+        Outcome::Win { winner: Color::White, reason } => match reason {
+            WinReason::NoPieces => "Vous avez gagné : l'ordinateur n'a plus de pièce.".into(),
+            WinReason::Blocked => "Vous avez gagné : l'ordinateur est bloqué.".into(),
+            WinReason::Resignation => "Vous avez gagné : l'ordinateur abandonne.".into(),
+        },
+        Outcome::Win { winner: Color::Black, reason } => match reason {
+            WinReason::NoPieces => "Perdu : vous n'avez plus de pièce.".into(),
+            WinReason::Blocked => "Perdu : vous n'avez plus de coup possible.".into(),
+            WinReason::Resignation => "Vous avez abandonné.".into(),
+        },
+        Outcome::Draw(DrawReason::KingMoves) => {
+            "Partie nulle : 25 coups de chaque côté sans prise ni mouvement de pion.".into()
+        }
+        Outcome::Draw(DrawReason::MoveLimit) => "Partie nulle : plus de 150 coups de chaque côté.".into(),
+    }
+}
+
+/// `mm:ss`.
+pub fn clock_text(ms: u64) -> String {
+    let s = ms / 1000;
+    format!("{:02}:{:02}", s / 60, s % 60)
+}
+
+/// Loads the player's game and shows it.
+#[component]
+pub fn Play(kind: GameKind, #[prop(optional)] level: Option<Level>) -> impl IntoView {
+    let loaded = Resource::new(move || (kind, level), |(kind, level)| load_game(kind, level));
+    view! {
+        <Suspense fallback=|| view! { <p class="loading">"Préparation du damier…"</p> }>
+            {move || Suspend::new(async move {
+                match loaded.await {
+                    Ok(game) => view! { <GameScreen initial=game/> }.into_any(),
+                    Err(e) => view! { <p class="error" role="alert">{e.to_string()}</p> }.into_any(),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+#[component]
+pub fn GameScreen(initial: GameView) -> impl IntoView {
+    let state = RwSignal::new(initial);
+    let game = Memo::new(move |_| state.with(|v| v.replay().unwrap_or_else(|_| Game::default())));
+    let pending = RwSignal::new(false);
+    let error = RwSignal::new(None::<String>);
+    let announce = RwSignal::new(String::new());
+    let show_numbers = RwSignal::new(false);
+    // Thinking time since the server's last answer, counted only while the
+    // page is visible.
+    let think_ms = RwSignal::new(0u64);
+
+    let outcome = Memo::new(move |_| state.with(|v| v.outcome).or_else(|| game.with(|g| g.outcome())));
+    let position = Signal::derive(move || game.with(|g| *g.position()));
+    let players_turn = Memo::new(move |_| outcome.get().is_none() && game.with(|g| g.turn() == Color::White));
+    let options = Memo::new(move |_| {
+        if players_turn.get() && !pending.get() {
+            game.with(|g| MoveOptions::new(g.position()))
+        } else {
+            MoveOptions::none()
+        }
+    });
+    let last_move = Signal::derive(move || game.with(last_computer_move));
+    let texts = Memo::new(move |_| game.with(notation));
+    let pdn_text = Memo::new(move |_| state.with(|v| game.with(|g| pdn(g, v))));
+
+    #[cfg(feature = "hydrate")]
+    {
+        // The clock: ticks while the page is visible and the player thinks.
+        let last_tick = StoredValue::new(now_ms());
+        let handle = set_interval_with_handle(
+            move || {
+                let now = now_ms();
+                let elapsed = now - last_tick.get_value();
+                last_tick.set_value(now);
+                let visible = !document().hidden();
+                if visible && players_turn.get_untracked() && !pending.get_untracked() {
+                    think_ms.update(|t| *t += elapsed.max(0.0) as u64);
+                }
+            },
+            std::time::Duration::from_millis(250),
+        );
+        if let Ok(handle) = handle {
+            on_cleanup(move || handle.clear());
+        }
+        // The square numbers toggle is remembered in this browser.
+        Effect::new(move |_| {
+            let stored = window()
+                .local_storage()
+                .ok()
+                .flatten()
+                .and_then(|s| s.get_item("dames.numeros").ok().flatten());
+            show_numbers.set(stored.as_deref() == Some("1"));
+        });
+    }
+
+    let send = move |mv: Move| {
+        let view = state.get_untracked();
+        let before = game.get_untracked();
+        let text = mv.long_form().to_string();
+        // Show the player's move at once; the server's answer replaces it.
+        state.update(|v| v.moves.push(text.clone()));
+        pending.set(true);
+        error.set(None);
+        let think = think_ms.get_untracked();
+        spawn_local(async move {
+            match play_move(view.id.clone(), text, think).await {
+                Ok(next) => {
+                    think_ms.set(0);
+                    let replayed = next.replay().ok();
+                    if let Some(g) = replayed.as_ref() {
+                        if let Some(m) = last_computer_move(g) {
+                            announce.set(format!("L'ordinateur joue {}.", m.text));
+                        }
+                    }
+                    let finished = next.outcome.or_else(|| replayed.as_ref().and_then(|g| g.outcome()));
+                    if let Some(o) = finished {
+                        announce.update(|a| {
+                            a.push(' ');
+                            a.push_str(&outcome_text(o));
+                        });
+                    }
+                    state.set(next);
+                }
+                Err(e) => {
+                    state.set(view);
+                    error.set(Some(e.to_string()));
+                    let _ = before;
+                }
+            }
+            pending.set(false);
+        });
+    };
+
+    let chosen_level = RwSignal::new(state.with_untracked(|v| v.level));
+    let restart = move |_| {
+        let kind = state.with_untracked(|v| v.kind);
+        let level = chosen_level.get_untracked();
+        pending.set(true);
+        spawn_local(async move {
+            match new_game(kind, Some(level)).await {
+                Ok(next) => {
+                    think_ms.set(0);
+                    announce.set("Nouvelle partie. À vous de jouer.".into());
+                    state.set(next);
+                }
+                Err(e) => error.set(Some(e.to_string())),
+            }
+            pending.set(false);
+        });
+    };
+
+    let resign = move |_| {
+        let id = state.with_untracked(|v| v.id.clone());
+        pending.set(true);
+        spawn_local(async move {
+            match resign_game(id).await {
+                Ok(next) => {
+                    announce.set("Vous avez abandonné.".into());
+                    state.set(next);
+                }
+                Err(e) => error.set(Some(e.to_string())),
+            }
+            pending.set(false);
+        });
+    };
+
+    let typed = RwSignal::new(String::new());
+    let submit_typed = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let text = typed.get_untracked();
+        if !players_turn.get_untracked() || pending.get_untracked() {
+            error.set(Some("Ce n'est pas à vous de jouer.".into()));
+            return;
+        }
+        let pos = position.get_untracked();
+        match MoveText::parse(&text).and_then(|t| t.resolve(&pos)) {
+            Ok(mv) => {
+                typed.set(String::new());
+                send(mv);
+            }
+            Err(e) => error.set(Some(format!("Coup refusé : {}", french_text_error(&e)))),
+        }
+    };
+
+    let toggle_numbers = move |_| {
+        show_numbers.update(|s| *s = !*s);
+        #[cfg(feature = "hydrate")]
+        if let Some(storage) = window().local_storage().ok().flatten() {
+            let _ = storage.set_item("dames.numeros", if show_numbers.get_untracked() { "1" } else { "0" });
+        }
+    };
+
+    let count = move |color: Color| position.with(|p| p.pieces(color).count());
+    let clock = move || clock_text(state.with(|v| v.active_ms) + think_ms.get());
+    let title = move || match state.with(|v| v.kind) {
+        GameKind::Daily => format!("Défi du jour — {}", state.with(|v| v.day.clone())),
+        GameKind::Free => format!("Partie libre — niveau {}", state.with(|v| v.level.label())),
+    };
+    let status = move || match outcome.get() {
+        Some(o) => outcome_text(o),
+        None if pending.get() => "L'ordinateur réfléchit…".into(),
+        None if players_turn.get() => {
+            if options.with(|o| o.must_capture()) {
+                "À vous de jouer : la prise est obligatoire.".into()
+            } else {
+                "À vous de jouer (blancs).".into()
+            }
+        }
+        None => "Au tour de l'ordinateur (noirs).".into(),
+    };
+    let pdn_href = move || format!("data:application/x-draughts;charset=utf-8,{}", percent_encode(&pdn_text.get()));
+
+    view! {
+        <section class="play" aria-labelledby="titre-partie">
+            <h1 id="titre-partie">{title}</h1>
+            <div class="play-grid">
+                <div class="board-wrap">
+                    <Board
+                        position=position
+                        options=options
+                        last_move=last_move
+                        on_play=Callback::new(send)
+                        show_numbers=show_numbers
+                    />
+                </div>
+                <aside class="panel">
+                    <p class="status" class:over=move || outcome.get().is_some() data-testid="statut">{status}</p>
+                    <p class="sr-only" aria-live="polite" data-testid="annonce">{move || announce.get()}</p>
+                    {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+                    <dl class="facts">
+                        <div><dt>"Temps"</dt><dd data-testid="horloge">{clock}</dd></div>
+                        <div><dt>"Vos pièces"</dt><dd data-testid="pieces-blanches">{move || count(Color::White)}</dd></div>
+                        <div><dt>"Pièces de l'ordinateur"</dt><dd data-testid="pieces-noires">{move || count(Color::Black)}</dd></div>
+                    </dl>
+                    <div class="buttons">
+                        <Show
+                            when=move || outcome.get().is_some()
+                            fallback=move || view! {
+                                <button type="button" on:click=resign disabled=move || pending.get() || !players_turn.get()>"Abandonner"</button>
+                            }
+                        >
+                            <button type="button" class="primary" on:click=restart disabled=move || pending.get()>"Rejouer"</button>
+                        </Show>
+                        <Show when=move || outcome.get().is_none()>
+                            <button type="button" on:click=restart disabled=move || pending.get()>"Nouvelle partie"</button>
+                        </Show>
+                        <button type="button" on:click=toggle_numbers aria-pressed=move || show_numbers.get().to_string()>
+                            "Numéros des cases"
+                        </button>
+                    </div>
+                    <Show when=move || state.with(|v| v.kind == GameKind::Free)>
+                        <label class="level">
+                            "Niveau de la prochaine partie "
+                            <select on:change=move |ev| {
+                                if let Ok(level) = event_target_value(&ev).parse::<Level>() {
+                                    chosen_level.set(level);
+                                }
+                            }>
+                                {Level::ALL.into_iter().map(|l| view! {
+                                    <option value=l.name() selected=move || chosen_level.get() == l>{l.label()}</option>
+                                }).collect_view()}
+                            </select>
+                        </label>
+                    </Show>
+                    <form class="typed" on:submit=submit_typed>
+                        <label for="coup-saisi">"Jouer un coup en notation"</label>
+                        <div>
+                            <input
+                                id="coup-saisi"
+                                type="text"
+                                inputmode="text"
+                                autocomplete="off"
+                                placeholder="32-28 ou 19x30"
+                                maxlength="80"
+                                prop:value=move || typed.get()
+                                on:input=move |ev| typed.set(event_target_value(&ev))
+                            />
+                            <button type="submit">"Jouer"</button>
+                        </div>
+                    </form>
+                    <h2>"Coups"</h2>
+                    <ol class="moves" data-testid="coups">
+                        {move || {
+                            texts.get().chunks(2).enumerate().map(|(i, pair)| {
+                                let white = pair.first().cloned().unwrap_or_default();
+                                let black = pair.get(1).cloned().unwrap_or_default();
+                                view! { <li><span class="n">{i + 1}"."</span><span>{white}</span><span>{black}</span></li> }
+                            }).collect_view()
+                        }}
+                    </ol>
+                    <details class="pdn">
+                        <summary>"La partie en PDN"</summary>
+                        <textarea readonly rows="6" aria-label="La partie en PDN">{move || pdn_text.get()}</textarea>
+                        <a href=pdn_href download="partie-dames.pdn">"Télécharger le PDN"</a>
+                    </details>
+                </aside>
+            </div>
+        </section>
+    }
+}
+
+fn french_text_error(e: &crate::engine::MoveTextError) -> String {
+    use crate::engine::MoveTextError::*;
+    match e {
+        Malformed(t) => format!("« {t} » n'est pas un coup (exemples : 32-28, 19x30)"),
+        Illegal(t) => format!("{t} n'est pas permis ici"),
+        Ambiguous(t, alts) => format!("{t} est ambigu : précisez {}", alts.join(" ou ")),
+    }
+}
+
+/// Percent-encoding for a `data:` URL.
+fn percent_encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() * 3);
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~ ".contains(&b) {
+            out.push(if b == b' ' { '+' } else { b as char });
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out.replace('+', "%20")
+}
+
+#[cfg(feature = "hydrate")]
+fn now_ms() -> f64 {
+    window().performance().map(|p| p.now()).unwrap_or(0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_and_outcome_texts() {
+        assert_eq!(clock_text(0), "00:00");
+        assert_eq!(clock_text(754_999), "12:34");
+        assert!(outcome_text(Outcome::Draw(DrawReason::MoveLimit)).contains("150"));
+    }
+
+    #[test]
+    fn percent_encoding_keeps_text_readable() {
+        assert_eq!(percent_encode("1. 32-28 *\n"), "1.%2032-28%20%2A%0A");
+    }
+}

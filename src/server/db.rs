@@ -1,0 +1,165 @@
+//! The SQLite database: one connection, migrations applied at start-up, and
+//! blocking work moved off the async executor.
+
+use rusqlite::Connection;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+/// The schema, in order. Each file is applied once, in a transaction, and
+/// `PRAGMA user_version` records how many have been applied.
+pub const MIGRATIONS: &[(&str, &str)] = &[
+    ("0001_games.sql", include_str!("../../migrations/0001_games.sql")),
+];
+
+#[derive(Debug)]
+pub enum DbError {
+    Sqlite(rusqlite::Error),
+    /// The database was written by a newer version of Dames.
+    TooNew { found: usize, known: usize },
+    /// The blocking task died (a panic in a query).
+    Task(String),
+}
+
+impl std::fmt::Display for DbError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DbError::Sqlite(e) => write!(f, "sqlite: {e}"),
+            DbError::TooNew { found, known } => {
+                write!(f, "database schema version {found} is newer than this program's {known}")
+            }
+            DbError::Task(e) => write!(f, "database task failed: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for DbError {}
+
+impl From<rusqlite::Error> for DbError {
+    fn from(e: rusqlite::Error) -> DbError {
+        DbError::Sqlite(e)
+    }
+}
+
+impl From<DbError> for crate::app::error::AppError {
+    fn from(e: DbError) -> Self {
+        tracing::error!("database: {e}");
+        crate::app::error::AppError::Internal
+    }
+}
+
+/// Applies the migrations not applied yet. Returns how many ran.
+pub fn migrate(conn: &mut Connection) -> Result<usize, DbError> {
+    let applied: usize = conn.query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0))? as usize;
+    if applied > MIGRATIONS.len() {
+        return Err(DbError::TooNew { found: applied, known: MIGRATIONS.len() });
+    }
+    for (i, (name, sql)) in MIGRATIONS.iter().enumerate().skip(applied) {
+        let tx = conn.transaction()?;
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+        tx.commit()?;
+        tracing::info!(migration = name, "applied");
+    }
+    Ok(MIGRATIONS.len() - applied)
+}
+
+/// A shared handle on the database. SQLite serialises writers anyway; one
+/// connection behind a mutex keeps it simple, and every query runs on
+/// tokio's blocking pool so that it never stalls the executor.
+#[derive(Clone)]
+pub struct Db {
+    conn: Arc<Mutex<Connection>>,
+}
+
+impl Db {
+    pub fn open(path: &Path) -> Result<Db, DbError> {
+        let mut conn = Connection::open(path)?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "foreign_keys", true)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        migrate(&mut conn)?;
+        Ok(Db { conn: Arc::new(Mutex::new(conn)) })
+    }
+
+    /// An in-memory database, for tests.
+    pub fn open_in_memory() -> Result<Db, DbError> {
+        let mut conn = Connection::open_in_memory()?;
+        conn.pragma_update(None, "foreign_keys", true)?;
+        migrate(&mut conn)?;
+        Ok(Db { conn: Arc::new(Mutex::new(conn)) })
+    }
+
+    /// Runs `work` with the connection on the blocking pool.
+    pub async fn run<T, E>(&self, work: impl FnOnce(&mut Connection) -> Result<T, E> + Send + 'static) -> Result<T, E>
+    where
+        T: Send + 'static,
+        E: From<DbError> + Send + 'static,
+    {
+        let conn = self.conn.clone();
+        tokio::task::spawn_blocking(move || {
+            // A panic while holding the lock poisons it; the connection
+            // itself is still sound, so carry on with it.
+            let mut guard = conn.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            work(&mut guard)
+        })
+        .await
+        .map_err(|e| E::from(DbError::Task(e.to_string())))?
+    }
+
+    /// Runs `work` on the calling thread (for start-up and tests).
+    pub fn run_blocking<T>(&self, work: impl FnOnce(&mut Connection) -> T) -> T {
+        let mut guard = self.conn.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        work(&mut guard)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrations_apply_once_and_list_every_file() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        assert_eq!(migrate(&mut conn).unwrap(), MIGRATIONS.len());
+        assert_eq!(migrate(&mut conn).unwrap(), 0);
+        let tables: i64 = conn
+            .query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'games'", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(tables, 1);
+
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
+        let mut files: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".sql"))
+            .collect();
+        files.sort();
+        let listed: Vec<String> = MIGRATIONS.iter().map(|(n, _)| n.to_string()).collect();
+        assert_eq!(files, listed, "every migrations/*.sql is listed in MIGRATIONS, in order");
+    }
+
+    #[test]
+    fn a_newer_database_is_refused() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.pragma_update(None, "user_version", 99).unwrap();
+        assert!(matches!(migrate(&mut conn), Err(DbError::TooNew { found: 99, .. })));
+    }
+
+    #[test]
+    fn a_file_database_survives_reopening() {
+        let path = std::env::temp_dir().join(format!("dames-db-test-{}.sqlite3", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        {
+            let db = Db::open(&path).unwrap();
+            db.run_blocking(|c| c.execute("INSERT INTO players (id, created_at) VALUES ('p', 1)", [])).unwrap();
+        }
+        let db = Db::open(&path).unwrap();
+        let n: i64 = db.run_blocking(|c| c.query_row("SELECT count(*) FROM players", [], |r| r.get(0))).unwrap();
+        assert_eq!(n, 1);
+        drop(db);
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+        }
+    }
+}

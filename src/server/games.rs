@@ -1,0 +1,449 @@
+//! Games against the computer: creating them, replaying and extending them
+//! with the engine, storing every ply. The server trusts nothing the browser
+//! sends: each request replays the stored moves, checks the new one, and
+//! computes the computer's reply itself.
+
+use crate::app::error::AppError;
+use crate::app::game_state::{GameKind, GameView};
+use crate::engine::bot::{self, Level};
+use crate::engine::{parse_long_form, Color, Game, Outcome, Position};
+use rusqlite::{params, Connection, OptionalExtension};
+
+/// Each move counts at least this much thinking time.
+pub const MIN_THINK_MS: u64 = 300;
+
+/// A game as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    pub id: String,
+    pub player_id: String,
+    pub kind: GameKind,
+    pub day: String,
+    pub level: Level,
+    pub seed: u64,
+    pub start_fen: String,
+    pub moves: Vec<String>,
+    pub outcome: Option<Outcome>,
+    pub active_ms: u64,
+    pub last_answer_ms: i64,
+    pub created_at: i64,
+}
+
+impl GameRecord {
+    pub fn view(&self) -> GameView {
+        GameView {
+            id: self.id.clone(),
+            kind: self.kind,
+            day: self.day.clone(),
+            level: self.level,
+            start_fen: self.start_fen.clone(),
+            moves: self.moves.clone(),
+            outcome: self.outcome,
+            active_ms: self.active_ms,
+        }
+    }
+
+    /// The stored moves replayed through the rules, each computer move
+    /// checked against what the bot plays from the seed.
+    pub fn replay_verified(&self) -> Result<Game, AppError> {
+        let corrupt = |why: String| {
+            tracing::error!(game = %self.id, "stored game does not replay: {why}");
+            AppError::Internal
+        };
+        let start = Position::from_fen(&self.start_fen).map_err(|e| corrupt(e.to_string()))?;
+        let mut game = Game::new(start);
+        for text in &self.moves {
+            let mv = parse_long_form(game.position(), text).map_err(|e| corrupt(e.to_string()))?;
+            if game.turn() == Color::Black {
+                let expected = bot::reply(&game, self.level, self.seed).map(|r| r.mv);
+                if expected != Some(mv) {
+                    return Err(corrupt(format!("computer move {text} is not the bot's")));
+                }
+            }
+            game.play(&mv).map_err(|e| corrupt(e.to_string()))?;
+        }
+        Ok(game)
+    }
+}
+
+/// What a new game needs.
+pub struct NewGame<'a> {
+    pub player_id: &'a str,
+    pub kind: GameKind,
+    pub day: &'a str,
+    pub level: Level,
+    pub seed: u64,
+    pub start: Position,
+    pub now_ms: i64,
+}
+
+/// Creates a game; if the computer is to move first (a set-up position
+/// with Black to move), it plays at once.
+pub fn create(conn: &mut Connection, new: NewGame<'_>) -> Result<GameRecord, AppError> {
+    let mut record = GameRecord {
+        id: uuid::Uuid::new_v4().to_string(),
+        player_id: new.player_id.to_string(),
+        kind: new.kind,
+        day: new.day.to_string(),
+        level: new.level,
+        seed: new.seed,
+        start_fen: new.start.to_fen(),
+        moves: Vec::new(),
+        outcome: None,
+        active_ms: 0,
+        last_answer_ms: new.now_ms,
+        created_at: new.now_ms,
+    };
+    let mut game = Game::new(new.start);
+    let mut added = Vec::new();
+    if game.turn() == Color::Black {
+        if let Some(reply) = bot::reply(&game, record.level, record.seed) {
+            game.play(&reply.mv).map_err(|_| AppError::Internal)?;
+            added.push((reply.mv.long_form().to_string(), None));
+        }
+    }
+    record.moves = added.iter().map(|(m, _)| m.clone()).collect();
+    record.outcome = game.outcome();
+    let tx = conn.transaction().map_err(db_error)?;
+    tx.execute(
+        "INSERT INTO games (id, player_id, kind, day, level, seed, start_fen, ply_count, outcome, active_ms,
+                            last_answer_ms, created_at, finished_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0, ?10, ?10, ?11)",
+        params![
+            record.id,
+            record.player_id,
+            record.kind.name(),
+            record.day,
+            record.level.name(),
+            record.seed as i64,
+            record.start_fen,
+            record.moves.len() as i64,
+            record.outcome.map(outcome_json),
+            new.now_ms,
+            record.outcome.map(|_| new.now_ms),
+        ],
+    )
+    .map_err(db_error)?;
+    insert_moves(&tx, &record.id, 0, &added)?;
+    tx.commit().map_err(db_error)?;
+    Ok(record)
+}
+
+pub fn load(conn: &Connection, id: &str) -> Result<Option<GameRecord>, AppError> {
+    let row = conn
+        .query_row(
+            "SELECT id, player_id, kind, day, level, seed, start_fen, outcome, active_ms, last_answer_ms, created_at
+             FROM games WHERE id = ?1",
+            [id],
+            |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, String>(3)?,
+                    r.get::<_, String>(4)?,
+                    r.get::<_, i64>(5)?,
+                    r.get::<_, String>(6)?,
+                    r.get::<_, Option<String>>(7)?,
+                    r.get::<_, i64>(8)?,
+                    r.get::<_, i64>(9)?,
+                    r.get::<_, i64>(10)?,
+                ))
+            },
+        )
+        .optional()
+        .map_err(db_error)?;
+    let Some((id, player_id, kind, day, level, seed, start_fen, outcome, active_ms, last_answer_ms, created_at)) = row
+    else {
+        return Ok(None);
+    };
+    let mut stmt = conn.prepare_cached("SELECT move FROM game_moves WHERE game_id = ?1 ORDER BY ply").map_err(db_error)?;
+    let moves = stmt
+        .query_map([&id], |r| r.get::<_, String>(0))
+        .map_err(db_error)?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(db_error)?;
+    Ok(Some(GameRecord {
+        kind: GameKind::from_name(&kind).ok_or(AppError::Internal)?,
+        level: level.parse().map_err(|_| AppError::Internal)?,
+        outcome: outcome.map(|o| serde_json::from_str(&o)).transpose().map_err(|_| AppError::Internal)?,
+        seed: seed as u64,
+        active_ms: active_ms as u64,
+        id,
+        player_id,
+        day,
+        start_fen,
+        moves,
+        last_answer_ms,
+        created_at,
+    }))
+}
+
+/// The player's latest game of this kind (for the daily challenge, of that
+/// day): the one the page resumes.
+pub fn latest(conn: &Connection, player_id: &str, kind: GameKind, day: Option<&str>) -> Result<Option<GameRecord>, AppError> {
+    let id: Option<String> = conn
+        .query_row(
+            "SELECT id FROM games WHERE player_id = ?1 AND kind = ?2 AND (?3 IS NULL OR day = ?3)
+             ORDER BY created_at DESC, rowid DESC LIMIT 1",
+            params![player_id, kind.name(), day],
+            |r| r.get(0),
+        )
+        .optional()
+        .map_err(db_error)?;
+    match id {
+        Some(id) => load(conn, &id),
+        None => Ok(None),
+    }
+}
+
+/// The outcome of applying a player's move: the new plies to store.
+pub struct Played {
+    pub record: GameRecord,
+    /// Long-form move and clamped thinking time (the player's move only).
+    pub added: Vec<(String, Option<u64>)>,
+    /// The ply count the stored game must still have for the write to apply.
+    pub expected_plies: usize,
+}
+
+/// Checks and plays the player's move, then the computer's reply. Pure
+/// computation: no database, so the bot's search holds no lock.
+pub fn apply_player_move(record: &GameRecord, player_id: &str, text: &str, think_ms: u64, now_ms: i64) -> Result<Played, AppError> {
+    if record.player_id != player_id {
+        return Err(AppError::NotYourGame);
+    }
+    if record.outcome.is_some() {
+        return Err(AppError::GameOver);
+    }
+    if text.len() > 200 {
+        return Err(AppError::BadRequest("coup trop long".into()));
+    }
+    let mut game = record.replay_verified()?;
+    if game.is_over() {
+        return Err(AppError::GameOver);
+    }
+    if game.turn() != Color::White {
+        return Err(AppError::NotYourTurn);
+    }
+    let mv = parse_long_form(game.position(), text).map_err(|e| AppError::IllegalMove(french_move_error(&e)))?;
+    game.play(&mv).map_err(|e| AppError::IllegalMove(e.to_string()))?;
+    let think = clamp_think_ms(think_ms, now_ms - record.last_answer_ms);
+    let mut added = vec![(mv.long_form().to_string(), Some(think))];
+    if let Some(reply) = bot::reply(&game, record.level, record.seed) {
+        game.play(&reply.mv).map_err(|_| AppError::Internal)?;
+        added.push((reply.mv.long_form().to_string(), None));
+    }
+    let mut next = record.clone();
+    next.moves.extend(added.iter().map(|(m, _)| m.clone()));
+    next.outcome = game.outcome();
+    next.active_ms += think;
+    next.last_answer_ms = now_ms;
+    Ok(Played { record: next, added, expected_plies: record.moves.len() })
+}
+
+/// The thinking time the server credits a move with: what the browser
+/// reports, but never more than the time the server saw pass since its last
+/// answer, and never less than 0.3 s.
+pub fn clamp_think_ms(reported_ms: u64, wall_ms: i64) -> u64 {
+    let wall = wall_ms.max(0) as u64;
+    reported_ms.min(wall).max(MIN_THINK_MS)
+}
+
+/// Stores what `apply_player_move` computed, unless another request has
+/// changed the game meanwhile.
+pub fn save_played(conn: &mut Connection, played: &Played) -> Result<(), AppError> {
+    let r = &played.record;
+    let tx = conn.transaction().map_err(db_error)?;
+    let changed = tx
+        .execute(
+            "UPDATE games SET ply_count = ?2, outcome = ?3, active_ms = ?4, last_answer_ms = ?5,
+                    finished_at = CASE WHEN ?3 IS NULL THEN NULL ELSE ?5 END
+             WHERE id = ?1 AND ply_count = ?6 AND outcome IS NULL",
+            params![
+                r.id,
+                r.moves.len() as i64,
+                r.outcome.map(outcome_json),
+                r.active_ms as i64,
+                r.last_answer_ms,
+                played.expected_plies as i64
+            ],
+        )
+        .map_err(db_error)?;
+    if changed != 1 {
+        return Err(AppError::Conflict);
+    }
+    insert_moves(&tx, &r.id, played.expected_plies, &played.added)?;
+    tx.commit().map_err(db_error)?;
+    Ok(())
+}
+
+/// The player gives up.
+pub fn resign(conn: &mut Connection, id: &str, player_id: &str, now_ms: i64) -> Result<GameRecord, AppError> {
+    let mut record = load(conn, id)?.ok_or(AppError::GameNotFound)?;
+    if record.player_id != player_id {
+        return Err(AppError::NotYourGame);
+    }
+    if record.outcome.is_some() {
+        return Err(AppError::GameOver);
+    }
+    let outcome = Outcome::Win { winner: Color::Black, reason: crate::engine::WinReason::Resignation };
+    let changed = conn
+        .execute(
+            "UPDATE games SET outcome = ?2, finished_at = ?3 WHERE id = ?1 AND outcome IS NULL",
+            params![id, outcome_json(outcome), now_ms],
+        )
+        .map_err(db_error)?;
+    if changed != 1 {
+        return Err(AppError::Conflict);
+    }
+    record.outcome = Some(outcome);
+    Ok(record)
+}
+
+fn insert_moves(tx: &rusqlite::Transaction<'_>, game_id: &str, first_ply: usize, moves: &[(String, Option<u64>)]) -> Result<(), AppError> {
+    let mut stmt = tx
+        .prepare_cached("INSERT INTO game_moves (game_id, ply, move, think_ms) VALUES (?1, ?2, ?3, ?4)")
+        .map_err(db_error)?;
+    for (i, (mv, think)) in moves.iter().enumerate() {
+        stmt.execute(params![game_id, (first_ply + i) as i64, mv, think.map(|t| t as i64)]).map_err(db_error)?;
+    }
+    Ok(())
+}
+
+fn outcome_json(outcome: Outcome) -> String {
+    serde_json::to_string(&outcome).expect("an outcome serialises")
+}
+
+pub fn db_error(e: rusqlite::Error) -> AppError {
+    tracing::error!("database: {e}");
+    AppError::Internal
+}
+
+fn french_move_error(e: &crate::engine::MoveTextError) -> String {
+    use crate::engine::MoveTextError::*;
+    match e {
+        Malformed(t) => format!("« {t} » n'est pas un coup (exemples : 32-28, 19x30)"),
+        Illegal(t) => format!("{t} n'est pas un coup permis ici"),
+        Ambiguous(t, alts) => format!("{t} est ambigu : précisez {}", alts.join(" ou ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::server::db::Db;
+
+    fn new_game(db: &Db, start: Position) -> GameRecord {
+        db.run_blocking(|c| {
+            c.execute("INSERT OR IGNORE INTO players (id, created_at) VALUES ('p1', 0)", []).unwrap();
+            c.execute("INSERT OR IGNORE INTO players (id, created_at) VALUES ('p2', 0)", []).unwrap();
+            create(
+                c,
+                NewGame {
+                    player_id: "p1",
+                    kind: GameKind::Free,
+                    day: "2026-11-29",
+                    level: Level::Debutant,
+                    seed: 42,
+                    start,
+                    now_ms: 1_000,
+                },
+            )
+            .unwrap()
+        })
+    }
+
+    fn play(db: &Db, id: &str, player: &str, text: &str, now_ms: i64) -> Result<GameRecord, AppError> {
+        db.run_blocking(|c| {
+            let record = load(c, id)?.ok_or(AppError::GameNotFound)?;
+            let played = apply_player_move(&record, player, text, 5_000, now_ms)?;
+            save_played(c, &played)?;
+            Ok(played.record)
+        })
+    }
+
+    #[test]
+    fn a_legal_move_is_answered_and_stored() {
+        let db = Db::open_in_memory().unwrap();
+        let game = new_game(&db, Position::start());
+        let after = play(&db, &game.id, "p1", "32-28", 3_000).unwrap();
+        assert_eq!(after.moves.len(), 2, "the computer answered");
+        assert_eq!(after.active_ms, 2_000, "clamped to the 2 s the server saw");
+        let stored = db.run_blocking(|c| load(c, &game.id)).unwrap().unwrap();
+        assert_eq!(stored, after);
+        stored.replay_verified().unwrap();
+    }
+
+    #[test]
+    fn bad_requests_change_nothing() {
+        let db = Db::open_in_memory().unwrap();
+        let game = new_game(&db, Position::start());
+        assert!(matches!(play(&db, &game.id, "p1", "32-27x", 2_000), Err(AppError::IllegalMove(_))));
+        assert!(matches!(play(&db, &game.id, "p1", "19-23", 2_000), Err(AppError::IllegalMove(_))));
+        assert_eq!(play(&db, &game.id, "p2", "32-28", 2_000), Err(AppError::NotYourGame));
+        assert_eq!(play(&db, "nope", "p1", "32-28", 2_000), Err(AppError::GameNotFound));
+        assert!(matches!(play(&db, &game.id, "p1", &"1".repeat(500), 2_000), Err(AppError::BadRequest(_))));
+        let stored = db.run_blocking(|c| load(c, &game.id)).unwrap().unwrap();
+        assert!(stored.moves.is_empty());
+    }
+
+    #[test]
+    fn a_finished_game_takes_no_move() {
+        let db = Db::open_in_memory().unwrap();
+        // White takes the last black piece.
+        let game = new_game(&db, Position::from_fen("W:W28,40:B22").unwrap());
+        let after = play(&db, &game.id, "p1", "28x17{22}", 2_000).unwrap();
+        assert!(matches!(after.outcome, Some(Outcome::Win { winner: Color::White, .. })));
+        assert_eq!(play(&db, &game.id, "p1", "40-34", 3_000), Err(AppError::GameOver));
+        assert_eq!(db.run_blocking(|c| resign(c, &game.id, "p1", 4_000)), Err(AppError::GameOver));
+    }
+
+    #[test]
+    fn two_requests_on_the_same_ply_cannot_fork_the_game() {
+        let db = Db::open_in_memory().unwrap();
+        let game = new_game(&db, Position::start());
+        let first = apply_player_move(&game, "p1", "32-28", 1_000, 2_000).unwrap();
+        let second = apply_player_move(&game, "p1", "33-29", 1_000, 2_000).unwrap();
+        db.run_blocking(|c| save_played(c, &first)).unwrap();
+        assert_eq!(db.run_blocking(|c| save_played(c, &second)), Err(AppError::Conflict));
+        let stored = db.run_blocking(|c| load(c, &game.id)).unwrap().unwrap();
+        assert_eq!(stored.moves[0], "32-28");
+    }
+
+    #[test]
+    fn a_game_survives_reopening_the_database_file() {
+        let path = std::env::temp_dir().join(format!("dames-games-test-{}.sqlite3", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let id = {
+            let db = Db::open(&path).unwrap();
+            let game = new_game(&db, Position::start());
+            play(&db, &game.id, "p1", "32-28", 2_000).unwrap();
+            game.id
+        };
+        let db = Db::open(&path).unwrap();
+        let stored = db.run_blocking(|c| load(c, &id)).unwrap().unwrap();
+        assert_eq!(stored.moves.len(), 2);
+        let latest = db.run_blocking(|c| latest(c, "p1", GameKind::Free, None)).unwrap().unwrap();
+        assert_eq!(latest.id, id);
+        drop(db);
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+        }
+    }
+
+    #[test]
+    fn think_time_is_clamped() {
+        assert_eq!(clamp_think_ms(10, 5_000), MIN_THINK_MS);
+        assert_eq!(clamp_think_ms(4_000, 5_000), 4_000);
+        assert_eq!(clamp_think_ms(60_000, 5_000), 5_000);
+        assert_eq!(clamp_think_ms(60_000, -5), MIN_THINK_MS);
+    }
+
+    #[test]
+    fn the_computer_moves_first_when_black_starts() {
+        let db = Db::open_in_memory().unwrap();
+        let game = new_game(&db, Position::from_fen("B:W40,45:B10,15").unwrap());
+        assert_eq!(game.moves.len(), 1);
+        game.replay_verified().unwrap();
+    }
+}

@@ -1,0 +1,155 @@
+//! The server side (built with the `ssr` feature only): configuration, the
+//! HTTP router, the database and what the site stores.
+
+pub mod db;
+pub mod games;
+pub mod players;
+
+use crate::app::{shell, App};
+use axum::body::Body;
+use axum::http::{header, HeaderValue, Response, StatusCode};
+use axum::routing::get;
+use axum::Router;
+use db::Db;
+use leptos::config::LeptosOptions;
+use leptos::prelude::*;
+use leptos_axum::{generate_route_list, LeptosRoutes};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::compression::CompressionLayer;
+use tower_http::services::ServeDir;
+use tower_http::set_header::SetResponseHeaderLayer;
+
+/// Where to listen, what to serve, where to store: from the environment.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// `LEPTOS_SITE_ADDR`, default 127.0.0.1:3000.
+    pub addr: SocketAddr,
+    /// `LEPTOS_SITE_ROOT`, default `target/site`: the built browser bundle.
+    pub site_root: PathBuf,
+    /// `DAMES_DB`, default `dames.sqlite3` in the working directory.
+    pub db_path: PathBuf,
+}
+
+impl Config {
+    pub fn from_env() -> Result<Config, String> {
+        let addr = std::env::var("LEPTOS_SITE_ADDR").unwrap_or_else(|_| "127.0.0.1:3000".into());
+        let addr = addr.parse().map_err(|_| format!("LEPTOS_SITE_ADDR {addr:?} is not an address like 127.0.0.1:3000"))?;
+        let site_root = std::env::var("LEPTOS_SITE_ROOT").unwrap_or_else(|_| "target/site".into()).into();
+        let db_path = std::env::var("DAMES_DB").unwrap_or_else(|_| "dames.sqlite3".into()).into();
+        Ok(Config { addr, site_root, db_path })
+    }
+
+    /// The Leptos options. The bundle's file names carry a content hash
+    /// (`dames-1a2b3c4d5e.js`), which the build writes to `build.txt`: the
+    /// files can then be cached for a year.
+    pub fn leptos_options(&self) -> LeptosOptions {
+        let build = std::fs::read_to_string(self.site_root.join("build.txt"))
+            .map(|s| s.trim().to_string())
+            .unwrap_or_else(|_| "dames".to_string());
+        LeptosOptions::builder()
+            .output_name(build)
+            .site_root(self.site_root.to_string_lossy().into_owned())
+            .site_pkg_dir("pkg")
+            .site_addr(self.addr)
+            .build()
+    }
+}
+
+/// Milliseconds since the Unix epoch, from the server's clock.
+pub fn now_ms() -> i64 {
+    (time::OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000) as i64
+}
+
+/// Today's UTC date, `YYYY-MM-DD`: the daily challenge's key.
+pub fn today_utc() -> String {
+    let d = time::OffsetDateTime::now_utc().date();
+    format!("{:04}-{:02}-{:02}", d.year(), d.month() as u8, d.day())
+}
+
+/// The whole site: pages, server functions, the bundle, `/sante`.
+pub fn router(options: LeptosOptions, db: Db) -> Router {
+    let routes = generate_route_list(App);
+    let pkg_dir = PathBuf::from(options.site_root.as_ref()).join(options.site_pkg_dir.as_ref());
+    let health_db = db.clone();
+    let context_db = db.clone();
+    let bundle = Router::new()
+        .fallback_service(ServeDir::new(pkg_dir).precompressed_gzip().precompressed_br())
+        .layer(SetResponseHeaderLayer::overriding(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("public, max-age=31536000, immutable"),
+        ));
+    Router::new()
+        .route("/sante", get(move || health(health_db.clone())))
+        .nest("/pkg", bundle)
+        .leptos_routes_with_context(
+            &options,
+            routes,
+            move || provide_context(context_db.clone()),
+            {
+                let options = options.clone();
+                move || shell(options.clone())
+            },
+        )
+        .fallback(leptos_axum::file_and_error_handler(shell))
+        .with_state(options)
+        .layer(CompressionLayer::new())
+        .layer(CatchPanicLayer::custom(|_| error_page()))
+}
+
+/// `/sante`: 200 `ok` when the database answers.
+async fn health(db: Db) -> (StatusCode, &'static str) {
+    let check = db.run(|c| c.query_row("SELECT 1", [], |r| r.get::<_, i64>(0)).map_err(db::DbError::from)).await;
+    match check {
+        Ok(1) => (StatusCode::OK, "ok\n"),
+        _ => (StatusCode::SERVICE_UNAVAILABLE, "base de données indisponible\n"),
+    }
+}
+
+/// What a request that panicked gets: a page, not a trace.
+fn error_page() -> Response<Body> {
+    let html = "<!DOCTYPE html><html lang=\"fr\"><head><meta charset=\"utf-8\"><title>Erreur — Dames</title>\
+        <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"></head>\
+        <body style=\"font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem\">\
+        <h1>Une erreur est survenue</h1><p>Le serveur n'a pas pu répondre. Réessayez dans un instant.</p>\
+        <p><a href=\"/\">Retour au défi du jour</a></p></body></html>";
+    Response::builder()
+        .status(StatusCode::INTERNAL_SERVER_ERROR)
+        .header(header::CONTENT_TYPE, "text/html; charset=utf-8")
+        .body(Body::from(html))
+        .expect("a static response")
+}
+
+/// Opens the database and serves until SIGTERM or Ctrl-C.
+pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
+    let db = Db::open(&config.db_path)?;
+    let options = config.leptos_options();
+    let app = router(options, db);
+    let listener = tokio::net::TcpListener::bind(config.addr).await?;
+    tracing::info!("Dames sur http://{} (base {})", config.addr, config.db_path.display());
+    axum::serve(listener, app).with_graceful_shutdown(shutdown_signal()).await?;
+    tracing::info!("arrêt");
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = terminate => {},
+    }
+}
