@@ -21,7 +21,8 @@ pub const USAGE: &str = "usage: dames [serve]
        dames replay <file.pdn>...
        dames bestmove <FEN|start> [--level debutant|intermediaire|fort | --depth D | --nodes N] [--seed S]
        dames hub
-       dames selfplay --white LEVEL --black LEVEL --games N [--seed S]";
+       dames selfplay --white LEVEL --black LEVEL --games N [--seed S]
+       dames bench <file.pdn>... [--positions N]";
 
 /// Bad input: the message for the user's one line of error.
 #[derive(Debug)]
@@ -45,6 +46,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Option<
         "bestmove" => bestmove_command(rest, out),
         "hub" => hub_command(rest),
         "selfplay" => selfplay_command(rest, out),
+        "bench" => bench_command(rest, out),
         "help" | "--help" | "-h" => writeln!(out, "{USAGE}").map(|_| 0).map_err(UsageError::from),
         other => Err(UsageError(format!("unknown subcommand {other:?}; try `dames help`"))),
     };
@@ -215,7 +217,7 @@ fn bestmove_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
             _ => seed = number(name, value)?,
         }
     }
-    let counters = DrawCounters { king_only_plies: 0, plies_to_move_limit: u32::MAX };
+    let counters = DrawCounters::default();
     let Some(result) = bot::search(&pos, counters, &limits) else {
         writeln!(out, "bestmove none")?;
         return Ok(0);
@@ -329,6 +331,68 @@ fn selfplay_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
     }
     let score = (wins as f64 + draws as f64 / 2.0) / games as f64 * 100.0;
     writeln!(out, "{first} vs {second}: {wins} wins, {draws} draws, {losses} losses, score {score:.1}%")?;
+    Ok(0)
+}
+
+/// Reply times of each level over positions from real games, and the
+/// search speed of `fort` from the start.
+fn bench_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
+    let (files, named) = options(args, &["positions"])?;
+    if files.is_empty() {
+        return Err(UsageError("bench takes PDN files to draw positions from".into()));
+    }
+    let wanted: usize = named.first().map(|(n, v)| number(n, v)).transpose()?.unwrap_or(300);
+    let mut positions = Vec::new();
+    for file in &files {
+        let bytes = std::fs::read(file).map_err(|e| UsageError(format!("cannot read {file}: {e}")))?;
+        let text = String::from_utf8(bytes).unwrap_or_else(|e| e.into_bytes().iter().map(|&b| b as char).collect());
+        for pdn in parse_pdn(&text) {
+            if let Ok(game) = replay(&pdn) {
+                positions.extend(game.positions().into_iter().skip(4).step_by(7).filter(|p| p.has_legal_move()));
+            }
+        }
+    }
+    if positions.is_empty() {
+        return Err(UsageError("no position found in those files".into()));
+    }
+    let step = (positions.len() / wanted).max(1);
+    let sample: Vec<Position> = positions.into_iter().step_by(step).take(wanted).collect();
+    for level in Level::ALL {
+        let limits = level.limits();
+        let mut times = Vec::with_capacity(sample.len());
+        let mut nodes = 0u64;
+        let started = Instant::now();
+        for pos in &sample {
+            let t = Instant::now();
+            let result = bot::search(pos, DrawCounters::default(), &limits).expect("positions with a move");
+            times.push(t.elapsed().as_secs_f64() * 1000.0);
+            nodes += result.nodes;
+        }
+        let total = started.elapsed().as_secs_f64();
+        times.sort_by(|a, b| a.total_cmp(b));
+        let pct = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize];
+        writeln!(
+            out,
+            "{level}: {} positions, reply p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms, {:.2} M nodes/s",
+            times.len(),
+            pct(0.5),
+            pct(0.99),
+            times[times.len() - 1],
+            nodes as f64 / total / 1e6
+        )?;
+    }
+    let limits = Level::Fort.limits();
+    let started = Instant::now();
+    let result = bot::search(&Position::start(), DrawCounters::default(), &limits).expect("the start has moves");
+    let seconds = started.elapsed().as_secs_f64();
+    writeln!(
+        out,
+        "fort from the start: depth {} nodes {} in {:.0} ms, {:.2} M nodes/s",
+        result.depth,
+        result.nodes,
+        seconds * 1000.0,
+        result.nodes as f64 / seconds / 1e6
+    )?;
     Ok(0)
 }
 

@@ -19,4 +19,6 @@ pub mod cli;
 pub fn hydrate() {
     console_error_panic_hook::set_once();
     leptos::mount::hydrate_body(app::App);
+    // A flag for the browser tests: the page now answers clicks.
+    let _ = js_sys::Reflect::set(&js_sys::global(), &"__damesHydrated".into(), &true.into());
 }

@@ -49,6 +49,40 @@ pub struct GameView {
     pub outcome: Option<Outcome>,
     /// The player's thinking time as the server counted it.
     pub active_ms: u64,
+    /// The score, once the server has verified a win.
+    #[serde(default)]
+    pub score: Option<ScoreView>,
+    /// The player has a score but no pseudonym yet: ask for one.
+    #[serde(default)]
+    pub needs_pseudonym: bool,
+}
+
+/// A won game's score as the server computed it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScoreView {
+    pub score: u64,
+    pub pieces: u32,
+    pub seconds: u64,
+    /// The player's rank on this game's leaderboard (with their best score).
+    pub rank: Option<u64>,
+    /// The player's best score on that leaderboard.
+    pub best: u64,
+    /// `jour:YYYY-MM-DD` or `libre:<level>`.
+    pub board: String,
+}
+
+/// One row of a leaderboard.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScoreLine {
+    pub rank: u64,
+    /// Never sent: it is the player's only credential.
+    #[serde(skip)]
+    pub player_id: String,
+    pub pseudonym: Option<String>,
+    pub game_id: String,
+    pub score: u64,
+    pub pieces: u32,
+    pub seconds: u64,
 }
 
 /// A game view whose moves do not replay: the server sent something this
@@ -140,6 +174,8 @@ mod tests {
             moves: moves.iter().map(|s| s.to_string()).collect(),
             outcome: None,
             active_ms: 0,
+            score: None,
+            needs_pseudonym: false,
         }
     }
 

@@ -49,6 +49,7 @@ pub fn App() -> impl IntoView {
                 <nav aria-label="Menu principal">
                     <A href="/">"Défi du jour"</A>
                     <A href="/partie-libre">"Partie libre"</A>
+                    <A href="/classement">"Classement"</A>
                     <A href="/regles">"Règles"</A>
                 </nav>
             </header>
@@ -57,6 +58,8 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/") view=pages::daily::DailyPage ssr=SsrMode::Async/>
                     <Route path=path!("/partie-libre") view=pages::free::FreePage ssr=SsrMode::Async/>
                     <Route path=path!("/regles") view=pages::rules::RulesPage/>
+                    <Route path=path!("/classement") view=pages::leaderboard::LeaderboardPage ssr=SsrMode::Async/>
+                    <Route path=path!("/partie/:id") view=pages::replay::ReplayPage ssr=SsrMode::Async/>
                 </Routes>
             </main>
             <footer class="site">

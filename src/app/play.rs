@@ -10,50 +10,30 @@ use crate::engine::{Color, DrawReason, Game, Move, MoveText, Outcome, WinReason}
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+/// The database, the player and the limits of the current request.
+#[cfg(feature = "ssr")]
+async fn request_context() -> Result<(crate::server::db::Db, String, crate::server::limits::RateLimits, Option<std::net::IpAddr>), AppError> {
+    use crate::server::{db::Db, limits, players};
+    let db = use_context::<Db>().ok_or(AppError::Internal)?;
+    let limits = use_context::<limits::RateLimits>().ok_or(AppError::Internal)?;
+    let player = players::current_player(&db).await?;
+    Ok((db, player, limits, limits::client_address().await))
+}
+
 /// The player's current game of this kind, created if there is none (the
 /// daily challenge of today, or the latest free game).
 #[server(endpoint = "partie/charger")]
 pub async fn load_game(kind: GameKind, level: Option<Level>) -> Result<GameView, AppError> {
-    use crate::server::{db::Db, games, players, today_utc};
-    let db = use_context::<Db>().ok_or(AppError::Internal)?;
-    let player = players::current_player(&db).await?;
-    let day = today_utc();
-    db.run(move |c| {
-        let day_filter = (kind == GameKind::Daily).then_some(day.as_str());
-        if let Some(game) = games::latest(c, &player, kind, day_filter)? {
-            return Ok(game.view());
-        }
-        games::create(c, new_game_spec(&player, kind, level, &day)).map(|g| g.view())
-    })
-    .await
+    let (db, player, _, _) = request_context().await?;
+    crate::server::api::current_game(&db, player, kind, level).await
 }
 
 /// A new game: "rejouer" or "nouvelle partie".
 #[server(endpoint = "partie/nouvelle")]
 pub async fn new_game(kind: GameKind, level: Option<Level>) -> Result<GameView, AppError> {
-    use crate::server::{db::Db, games, players, today_utc};
-    let db = use_context::<Db>().ok_or(AppError::Internal)?;
-    let player = players::current_player(&db).await?;
-    let day = today_utc();
-    db.run(move |c| games::create(c, new_game_spec(&player, kind, level, &day)).map(|g| g.view())).await
-}
-
-#[cfg(feature = "ssr")]
-fn new_game_spec<'a>(player: &'a str, kind: GameKind, level: Option<Level>, day: &'a str) -> crate::server::games::NewGame<'a> {
-    use crate::engine::bot::daily_seed;
-    let (level, seed) = match kind {
-        GameKind::Daily => (Level::Intermediaire, daily_seed(day)),
-        GameKind::Free => (level.unwrap_or_default(), uuid::Uuid::new_v4().as_u64_pair().0),
-    };
-    crate::server::games::NewGame {
-        player_id: player,
-        kind,
-        day,
-        level,
-        seed,
-        start: crate::engine::Position::start(),
-        now_ms: crate::server::now_ms(),
-    }
+    let (db, player, limits, address) = request_context().await?;
+    limits.check_new_game(&player, address)?;
+    crate::server::api::new_game(&db, player, kind, level).await
 }
 
 /// Plays the player's move (long form) and returns the game with the
@@ -61,27 +41,22 @@ fn new_game_spec<'a>(player: &'a str, kind: GameKind, level: Option<Level>, day:
 /// which the server clamps.
 #[server(endpoint = "partie/jouer")]
 pub async fn play_move(game_id: String, mv: String, think_ms: u64) -> Result<GameView, AppError> {
-    use crate::server::{db::Db, games, now_ms, players};
-    let db = use_context::<Db>().ok_or(AppError::Internal)?;
-    let player = players::current_player(&db).await?;
-    if game_id.len() > 64 {
-        return Err(AppError::BadRequest("identifiant de partie trop long".into()));
-    }
-    let id = game_id.clone();
-    let record = db.run(move |c| games::load(c, &id)).await?.ok_or(AppError::GameNotFound)?;
-    // The bot's search runs on the blocking pool, without the database lock.
-    let played = tokio::task::spawn_blocking(move || games::apply_player_move(&record, &player, &mv, think_ms, now_ms()))
-        .await
-        .map_err(|_| AppError::Internal)??;
-    db.run(move |c| games::save_played(c, &played).map(|_| played.record.view())).await
+    let (db, player, limits, address) = request_context().await?;
+    limits.check_move(&player, address)?;
+    crate::server::api::play_move(&db, player, game_id, mv, think_ms).await
 }
 
 #[server(endpoint = "partie/abandonner")]
 pub async fn resign_game(game_id: String) -> Result<GameView, AppError> {
-    use crate::server::{db::Db, games, now_ms, players};
-    let db = use_context::<Db>().ok_or(AppError::Internal)?;
-    let player = players::current_player(&db).await?;
-    db.run(move |c| games::resign(c, &game_id, &player, now_ms()).map(|g| g.view())).await
+    let (db, player, _, _) = request_context().await?;
+    crate::server::api::resign(&db, player, game_id).await
+}
+
+/// Chooses the pseudonym shown on the leaderboards.
+#[server(endpoint = "joueur/pseudonyme")]
+pub async fn choose_pseudonym(name: String) -> Result<String, AppError> {
+    let (db, player, _, _) = request_context().await?;
+    crate::server::api::set_pseudonym(&db, player, name).await
 }
 
 /// Test hook, compiled out of release builds: starts a game for the current
@@ -90,17 +65,13 @@ pub async fn resign_game(game_id: String) -> Result<GameView, AppError> {
 #[cfg(debug_assertions)]
 #[server(endpoint = "test/partie")]
 pub async fn start_test_game(fen: String, level: Level, seed: u64, kind: GameKind) -> Result<GameView, AppError> {
-    use crate::server::{db::Db, games, now_ms, players, today_utc};
-    let db = use_context::<Db>().ok_or(AppError::Internal)?;
-    let player = players::current_player(&db).await?;
+    use crate::server::{games, now_ms, today_utc};
+    let (db, player, _, _) = request_context().await?;
     let start = crate::engine::Position::from_fen(&fen).map_err(|e| AppError::BadRequest(e.to_string()))?;
     let day = today_utc();
     db.run(move |c| {
-        games::create(
-            c,
-            games::NewGame { player_id: &player, kind, day: &day, level, seed, start, now_ms: now_ms() },
-        )
-        .map(|g| g.view())
+        games::create(c, games::NewGame { player_id: &player, kind, day: &day, level, seed, start, now_ms: now_ms() })
+            .map(|g| g.view())
     })
     .await
 }
@@ -372,6 +343,7 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
                             </select>
                         </label>
                     </Show>
+                    {move || state.with(|v| v.score.clone()).map(|score| view! { <WinPanel score=score state=state/> })}
                     <form class="typed" on:submit=submit_typed>
                         <label for="coup-saisi">"Jouer un coup en notation"</label>
                         <div>
@@ -406,6 +378,98 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
                 </aside>
             </div>
         </section>
+    }
+}
+
+/// After a win: the score and how it was made, the rank, a share text,
+/// and the pseudonym form the first time.
+#[component]
+fn WinPanel(score: super::game_state::ScoreView, state: RwSignal<GameView>) -> impl IntoView {
+    let (kind, day, level) = state.with_untracked(|v| (v.kind, v.day.clone(), v.level));
+    let share = match kind {
+        GameKind::Daily => format!(
+            "Dames — défi du {day} : gagné avec {} pièces en {}, {} points.",
+            score.pieces,
+            clock_text(score.seconds * 1000),
+            score.score
+        ),
+        GameKind::Free => format!(
+            "Dames — partie libre ({}) : gagné avec {} pièces en {}, {} points.",
+            level.label(),
+            score.pieces,
+            clock_text(score.seconds * 1000),
+            score.score
+        ),
+    };
+    let board_link = match kind {
+        GameKind::Daily => "/classement".to_string(),
+        GameKind::Free => format!("/classement?niveau={}", level.name()),
+    };
+    let rank = score.rank.map(|r| match kind {
+        GameKind::Daily => format!("Votre rang aujourd'hui : {r} (meilleur score du jour : {}).", score.best),
+        GameKind::Free => format!("Votre rang en partie libre ({}) : {r} (meilleur score : {}).", level.label(), score.best),
+    });
+    let name = RwSignal::new(String::new());
+    let name_error = RwSignal::new(None::<String>);
+    let saved = RwSignal::new(None::<String>);
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let wanted = name.get_untracked();
+        spawn_local(async move {
+            match choose_pseudonym(wanted).await {
+                Ok(n) => {
+                    saved.set(Some(n));
+                    name_error.set(None);
+                    state.update(|v| v.needs_pseudonym = false);
+                }
+                Err(e) => name_error.set(Some(e.to_string())),
+            }
+        });
+    };
+    let copy_share = {
+        let share = share.clone();
+        move |_| {
+            #[cfg(feature = "hydrate")]
+            {
+                let _ = window().navigator().clipboard().write_text(&share);
+            }
+            let _ = &share;
+        }
+    };
+    view! {
+        <div class="win" data-testid="score">
+            <p class="score-total"><strong>{score.score}</strong>" points"</p>
+            <p class="breakdown">
+                {format!("3000 + {} pièces × 300 − {} s = {}", score.pieces, score.seconds, score.score)}
+            </p>
+            {rank.map(|r| view! { <p data-testid="rang">{r}</p> })}
+            <Show when=move || state.with(|v| v.needs_pseudonym)>
+                <form class="pseudo" on:submit=submit>
+                    <label for="pseudonyme">"Votre pseudonyme pour le classement"</label>
+                    <div>
+                        <input
+                            id="pseudonyme"
+                            type="text"
+                            minlength="3"
+                            maxlength="20"
+                            autocomplete="nickname"
+                            required
+                            prop:value=move || name.get()
+                            on:input=move |ev| name.set(event_target_value(&ev))
+                        />
+                        <button type="submit" class="primary">"Enregistrer"</button>
+                    </div>
+                    <p class="hint">"3 à 20 caractères : lettres, chiffres, espace, - et _."</p>
+                    {move || name_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+                </form>
+            </Show>
+            {move || saved.get().map(|n| view! { <p role="status">"Pseudonyme enregistré : " {n}</p> })}
+            <p class="share">{share.clone()}</p>
+            <div class="buttons">
+                <button type="button" on:click=copy_share>"Copier le texte à partager"</button>
+                <a href=board_link>"Voir le classement"</a>
+            </div>
+        </div>
     }
 }
 

@@ -115,7 +115,7 @@ impl Hub {
     }
 
     fn go(&mut self) -> Vec<String> {
-        let counters = DrawCounters { king_only_plies: 0, plies_to_move_limit: u32::MAX };
+        let counters = DrawCounters::default();
         let Some(result) = bot::search(&self.position, counters, &self.limits) else {
             return vec!["error no legal move".to_string()];
         };

@@ -50,11 +50,18 @@ pub struct SearchResult {
 }
 
 /// The draw counters of the game at the root, which the search carries on.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct DrawCounters {
     pub king_only_plies: u32,
     /// Plies left before each side has played more than 150 moves.
     pub plies_to_move_limit: u32,
+}
+
+/// A position on its own: no king moves counted, no move limit in sight.
+impl Default for DrawCounters {
+    fn default() -> DrawCounters {
+        DrawCounters { king_only_plies: 0, plies_to_move_limit: u32::MAX }
+    }
 }
 
 impl DrawCounters {
@@ -301,31 +308,27 @@ impl Searcher {
         if self.aborted {
             return 0;
         }
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
+        let forced = pos.has_capture();
+        if !forced && !pos.has_legal_move() {
             return -(WIN - ply as i32);
         }
-        // As in `Game`, a side without a move loses even on the draw's ply.
         if let Some(score) = self.rule_draw(ply, king_only) {
             return score;
         }
         if ply >= MAX_PLY - 1 {
             return evaluate(pos, king_only);
         }
-        let forced = moves[0].is_capture();
         let threatened = !forced && threat_ply < THREAT_PLIES && pos.with_turn(!pos.turn()).has_capture();
         let mut best = -INFINITY;
         if !forced {
             let stand_pat = evaluate(pos, king_only);
-            if !threatened {
-                return stand_pat;
-            }
-            // Threatened: standing pat is only a guess; if it is already
-            // good enough, trust it, otherwise look for a defence.
-            if stand_pat >= beta {
+            // Threatened, standing pat is only a guess: trust it when it is
+            // already good enough, otherwise look for a defence.
+            if !threatened || stand_pat >= beta {
                 return stand_pat;
             }
         }
+        let moves = pos.legal_moves();
         let next_threat_ply = if forced { threat_ply } else { threat_ply + 1 };
         let mut order = self.order(&moves, None, ply);
         while let Some(mv) = next_best(&mut order) {
@@ -357,7 +360,7 @@ impl Searcher {
         }
     }
 
-    fn order(&self, moves: &MoveList, hash_move: Option<Move>, ply: usize) -> Vec<(Move, u32)> {
+    fn order(&self, moves: &MoveList, hash_move: Option<Move>, ply: usize) -> OrderedMoves {
         let killers = self.killers[ply.min(MAX_PLY - 1)];
         moves
             .iter()
@@ -401,9 +404,12 @@ impl Searcher {
     }
 }
 
+/// Moves with their ordering scores, on the stack like the move list.
+type OrderedMoves = smallvec::SmallVec<[(Move, u32); 128]>;
+
 /// Takes the best-scored move left (selection sort, one step at a time: a
 /// cut-off often comes before the rest need sorting).
-fn next_best(order: &mut Vec<(Move, u32)>) -> Option<Move> {
+fn next_best(order: &mut OrderedMoves) -> Option<Move> {
     let (i, _) = order.iter().enumerate().max_by_key(|(i, (_, s))| (*s, std::cmp::Reverse(*i)))?;
     Some(order.swap_remove(i).0)
 }

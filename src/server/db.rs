@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 /// `PRAGMA user_version` records how many have been applied.
 pub const MIGRATIONS: &[(&str, &str)] = &[
     ("0001_games.sql", include_str!("../../migrations/0001_games.sql")),
+    ("0002_scores.sql", include_str!("../../migrations/0002_scores.sql")),
 ];
 
 #[derive(Debug)]

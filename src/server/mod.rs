@@ -1,9 +1,12 @@
 //! The server side (built with the `ssr` feature only): configuration, the
 //! HTTP router, the database and what the site stores.
 
+pub mod api;
 pub mod db;
 pub mod games;
+pub mod limits;
 pub mod players;
+pub mod scores;
 
 use crate::app::{shell, App};
 use axum::body::Body;
@@ -74,6 +77,15 @@ pub fn router(options: LeptosOptions, db: Db) -> Router {
     let pkg_dir = PathBuf::from(options.site_root.as_ref()).join(options.site_pkg_dir.as_ref());
     let health_db = db.clone();
     let context_db = db.clone();
+    let limits = limits::RateLimits::default();
+    let sweeper = limits.clone();
+    tokio::spawn(async move {
+        let mut every_minute = tokio::time::interval(std::time::Duration::from_secs(60));
+        loop {
+            every_minute.tick().await;
+            sweeper.forget_idle();
+        }
+    });
     let bundle = Router::new()
         .fallback_service(ServeDir::new(pkg_dir).precompressed_gzip().precompressed_br())
         .layer(SetResponseHeaderLayer::overriding(
@@ -86,7 +98,10 @@ pub fn router(options: LeptosOptions, db: Db) -> Router {
         .leptos_routes_with_context(
             &options,
             routes,
-            move || provide_context(context_db.clone()),
+            move || {
+                provide_context(context_db.clone());
+                provide_context(limits.clone());
+            },
             {
                 let options = options.clone();
                 move || shell(options.clone())
@@ -124,11 +139,18 @@ fn error_page() -> Response<Body> {
 /// Opens the database and serves until SIGTERM or Ctrl-C.
 pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     let db = Db::open(&config.db_path)?;
+    match api::sweep_unscored(&db).await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!("{n} parties gagnées sans score : scores enregistrés"),
+        Err(e) => tracing::error!("balayage des scores : {e}"),
+    }
     let options = config.leptos_options();
     let app = router(options, db);
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
     tracing::info!("Dames sur http://{} (base {})", config.addr, config.db_path.display());
-    axum::serve(listener, app).with_graceful_shutdown(shutdown_signal()).await?;
+    axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
+        .with_graceful_shutdown(shutdown_signal())
+        .await?;
     tracing::info!("arrêt");
     Ok(())
 }

@@ -2,5 +2,7 @@
 
 pub mod daily;
 pub mod free;
+pub mod leaderboard;
 pub mod not_found;
+pub mod replay;
 pub mod rules;

@@ -1,0 +1,131 @@
+//! `/partie/<id>`: a finished game, move by move, as the server verified
+//! it: the proof behind a score.
+
+use crate::app::board::Board;
+use crate::app::error::AppError;
+use crate::app::game_state::{notation, GameKind, GameView, ShownMove};
+use crate::app::input::MoveOptions;
+use crate::app::play::{clock_text, outcome_text};
+use crate::engine::Color;
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_params_map;
+
+#[server(endpoint = "partie/revoir")]
+pub async fn get_replay(game_id: String) -> Result<GameView, AppError> {
+    use crate::server::{api, db::Db, players};
+    let db = use_context::<Db>().ok_or(AppError::Internal)?;
+    let player = players::current_player(&db).await?;
+    api::replay(&db, player, game_id).await
+}
+
+#[component]
+pub fn ReplayPage() -> impl IntoView {
+    let params = use_params_map();
+    let id = move || params.with(|p| p.get("id").unwrap_or_default());
+    let data = Resource::new(id, get_replay);
+    view! {
+        <Title text="Revoir une partie — Dames"/>
+        <Suspense fallback=|| view! { <p class="loading">"Chargement de la partie…"</p> }>
+            {move || Suspend::new(async move {
+                match data.await {
+                    Ok(game) => view! { <Replay game/> }.into_any(),
+                    Err(e) => {
+                        #[cfg(feature = "ssr")]
+                        if matches!(e, AppError::GameNotFound) {
+                            if let Some(r) = use_context::<leptos_axum::ResponseOptions>() {
+                                r.set_status(axum::http::StatusCode::NOT_FOUND);
+                            }
+                        }
+                        view! { <section class="text-page"><h1>"Partie introuvable"</h1><p class="error" role="alert">{e.to_string()}</p></section> }.into_any()
+                    }
+                }
+            })}
+        </Suspense>
+    }
+}
+
+#[component]
+fn Replay(game: GameView) -> impl IntoView {
+    let Ok(replayed) = game.replay() else {
+        return view! { <p class="error">"Cette partie ne se rejoue pas."</p> }.into_any();
+    };
+    let positions = replayed.positions();
+    let moves = replayed.moves().to_vec();
+    let texts = notation(&replayed);
+    let last = positions.len() - 1;
+    let ply = RwSignal::new(last);
+    let shown_positions = positions.clone();
+    let position = Signal::derive(move || shown_positions[ply.get()]);
+    let path_positions = positions.clone();
+    let last_move = Signal::derive(move || {
+        let p = ply.get();
+        (p > 0).then(|| ShownMove::new(&path_positions[p - 1], &moves[p - 1]))
+    });
+    let title = match game.kind {
+        GameKind::Daily => format!("Défi du {}", game.day),
+        GameKind::Free => format!("Partie libre du {} — niveau {}", game.day, game.level.label()),
+    };
+    let result = game.outcome.or(replayed.outcome()).map(outcome_text).unwrap_or_else(|| "Partie en cours.".into());
+    let score = game.score.clone().map(|s| {
+        format!(
+            "Score : {} (3000 + {} pièces × 300 − {} s). Temps de jeu : {}.",
+            s.score,
+            s.pieces,
+            s.seconds,
+            clock_text(s.seconds * 1000)
+        )
+    });
+    let step = move |delta: i64| ply.update(|p| *p = (*p as i64 + delta).clamp(0, last as i64) as usize);
+    let numbered: Vec<(usize, String)> = texts.into_iter().enumerate().collect();
+    view! {
+        <section class="play replay" aria-labelledby="titre-revoir">
+            <h1 id="titre-revoir">{title}</h1>
+            <div class="play-grid">
+                <div class="board-wrap">
+                    <Board
+                        position=position
+                        options=Signal::derive(MoveOptions::none)
+                        last_move=last_move
+                        on_play=Callback::new(|_| {})
+                        show_numbers=Signal::derive(|| false)
+                    />
+                </div>
+                <aside class="panel">
+                    <p class="status over">{result}</p>
+                    {score.map(|s| view! { <p data-testid="score">{s}</p> })}
+                    <p aria-live="polite" data-testid="coup-affiche">
+                        {move || match ply.get() {
+                            0 => "Position de départ".to_string(),
+                            p => format!("Coup {} sur {}", p, last),
+                        }}
+                    </p>
+                    <div class="buttons" role="group" aria-label="Parcourir la partie">
+                        <button type="button" on:click=move |_| ply.set(0) aria-label="Début">"⏮"</button>
+                        <button type="button" on:click=move |_| step(-1) aria-label="Coup précédent">"◀"</button>
+                        <button type="button" on:click=move |_| step(1) aria-label="Coup suivant">"▶"</button>
+                        <button type="button" on:click=move |_| ply.set(last) aria-label="Fin">"⏭"</button>
+                    </div>
+                    <h2>"Coups"</h2>
+                    <ol class="moves replay-moves">
+                        {numbered.into_iter().map(|(i, text)| {
+                            let who = if positions[i].turn() == Color::White { "blancs" } else { "noirs" };
+                            view! {
+                                <li class="ply">
+                                    <button
+                                        type="button"
+                                        class="ply-button"
+                                        class:current=move || ply.get() == i + 1
+                                        aria-label=format!("Coup {} ({who}) : {text}", i + 1)
+                                        on:click=move |_| ply.set(i + 1)
+                                    >{text.clone()}</button>
+                                </li>
+                            }
+                        }).collect_view()}
+                    </ol>
+                </aside>
+            </div>
+        </section>
+    }
+    .into_any()
+}

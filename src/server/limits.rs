@@ -1,0 +1,88 @@
+//! Rate limits on what costs the server work: creating games and playing
+//! moves (each move runs the bot). Counted per player and per address, with
+//! the `governor` crate's token buckets.
+
+use crate::app::error::AppError;
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+use std::sync::Arc;
+
+fn quota_per_minute(n: u32, burst: u32) -> Quota {
+    Quota::per_minute(NonZeroU32::new(n).expect("non-zero")).allow_burst(NonZeroU32::new(burst).expect("non-zero"))
+}
+
+/// The limits of one server.
+#[derive(Clone)]
+pub struct RateLimits {
+    games_by_player: Arc<DefaultKeyedRateLimiter<String>>,
+    games_by_address: Arc<DefaultKeyedRateLimiter<IpAddr>>,
+    moves_by_player: Arc<DefaultKeyedRateLimiter<String>>,
+    moves_by_address: Arc<DefaultKeyedRateLimiter<IpAddr>>,
+}
+
+impl Default for RateLimits {
+    fn default() -> RateLimits {
+        RateLimits {
+            // A new game every few seconds is plenty for a person.
+            games_by_player: Arc::new(RateLimiter::keyed(quota_per_minute(20, 10))),
+            games_by_address: Arc::new(RateLimiter::keyed(quota_per_minute(120, 40))),
+            // A fast player plays a move a second; a script plays thousands.
+            moves_by_player: Arc::new(RateLimiter::keyed(quota_per_minute(120, 30))),
+            moves_by_address: Arc::new(RateLimiter::keyed(quota_per_minute(600, 120))),
+        }
+    }
+}
+
+impl RateLimits {
+    pub fn check_new_game(&self, player: &str, address: Option<IpAddr>) -> Result<(), AppError> {
+        check(&self.games_by_player, &self.games_by_address, player, address)
+    }
+
+    pub fn check_move(&self, player: &str, address: Option<IpAddr>) -> Result<(), AppError> {
+        check(&self.moves_by_player, &self.moves_by_address, player, address)
+    }
+
+    /// Forgets keys whose buckets are full again, so memory stays bounded.
+    pub fn forget_idle(&self) {
+        self.games_by_player.retain_recent();
+        self.games_by_address.retain_recent();
+        self.moves_by_player.retain_recent();
+        self.moves_by_address.retain_recent();
+    }
+}
+
+fn check(
+    by_player: &DefaultKeyedRateLimiter<String>,
+    by_address: &DefaultKeyedRateLimiter<IpAddr>,
+    player: &str,
+    address: Option<IpAddr>,
+) -> Result<(), AppError> {
+    if let Some(ip) = address {
+        by_address.check_key(&ip).map_err(|_| AppError::RateLimited)?;
+    }
+    by_player.check_key(&player.to_string()).map_err(|_| AppError::RateLimited)
+}
+
+/// The client's address, when the server was started with connection info.
+pub async fn client_address() -> Option<IpAddr> {
+    leptos_axum::extract::<axum::extract::ConnectInfo<std::net::SocketAddr>>().await.ok().map(|c| c.0.ip())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_burst_of_moves_is_cut_off_per_player() {
+        let limits = RateLimits::default();
+        let ip: IpAddr = "127.0.0.1".parse().unwrap();
+        let allowed = (0..100).filter(|_| limits.check_move("p", Some(ip)).is_ok()).count();
+        assert!((30..40).contains(&allowed), "{allowed}");
+        assert_eq!(limits.check_move("p", Some(ip)), Err(AppError::RateLimited));
+        // Another player on another address is not affected.
+        assert!(limits.check_move("q", Some("10.0.0.9".parse().unwrap())).is_ok());
+        let games = (0..50).filter(|_| limits.check_new_game("p", None).is_ok()).count();
+        assert!((10..15).contains(&games), "{games}");
+    }
+}

@@ -1,0 +1,251 @@
+//! Scores and leaderboards. A score exists only for a game the server has
+//! replayed from its start, every computer move recomputed from the seed,
+//! and found won by the player; the server counts the pieces and the time
+//! itself.
+
+use super::games::{db_error, GameRecord};
+use crate::app::error::AppError;
+use crate::app::game_state::{GameKind, ScoreLine, ScoreView};
+use crate::engine::bot::Level;
+use crate::engine::{Color, Outcome, WinReason};
+use rusqlite::{params, Connection, OptionalExtension};
+
+pub const BASE: i64 = 3000;
+pub const PER_PIECE: i64 = 300;
+/// Rows shown on a leaderboard.
+pub const TOP: usize = 100;
+
+/// 3000 + 300 per piece left − 1 per second, never below zero.
+pub fn score(pieces: u32, seconds: u64) -> u64 {
+    (BASE + PER_PIECE * pieces as i64 - seconds as i64).max(0) as u64
+}
+
+/// The leaderboard a game belongs to.
+pub fn board_of(kind: GameKind, day: &str, level: Level) -> String {
+    match kind {
+        GameKind::Daily => format!("jour:{day}"),
+        GameKind::Free => format!("libre:{}", level.name()),
+    }
+}
+
+/// What the server recomputed for a won game, ready to store.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifiedWin {
+    pub game_id: String,
+    pub player_id: String,
+    pub board: String,
+    pub score: u64,
+    pub pieces: u32,
+    pub seconds: u64,
+}
+
+/// Replays `record` with every computer move recomputed. `Ok(None)` when
+/// the game is not a win of the player's.
+pub fn verify_win(record: &GameRecord) -> Result<Option<VerifiedWin>, AppError> {
+    let won = matches!(record.outcome, Some(Outcome::Win { winner: Color::White, reason }) if reason != WinReason::Resignation);
+    if !won {
+        return Ok(None);
+    }
+    let game = record.replay_verified()?;
+    if game.outcome() != record.outcome {
+        tracing::error!(game = %record.id, "stored outcome differs from the replay");
+        return Err(AppError::Internal);
+    }
+    let pieces = game.position().pieces(Color::White).count();
+    let seconds = record.active_ms / 1000;
+    Ok(Some(VerifiedWin {
+        game_id: record.id.clone(),
+        player_id: record.player_id.clone(),
+        board: board_of(record.kind, &record.day, record.level),
+        score: score(pieces, seconds),
+        pieces,
+        seconds,
+    }))
+}
+
+/// Stores a verified win: once per game (a second call changes nothing),
+/// and as the player's best on its board if it beats the one there (an
+/// equal score keeps the older).
+pub fn record(conn: &mut Connection, win: &VerifiedWin, now_ms: i64) -> Result<(), AppError> {
+    let tx = conn.transaction().map_err(db_error)?;
+    let inserted = tx
+        .execute(
+            "INSERT OR IGNORE INTO scores (game_id, player_id, board, score, pieces, seconds, recorded_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![win.game_id, win.player_id, win.board, win.score as i64, win.pieces, win.seconds as i64, now_ms],
+        )
+        .map_err(db_error)?;
+    if inserted == 1 {
+        tx.execute(
+            "INSERT INTO best_scores (board, player_id, game_id, score, pieces, seconds, recorded_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+             ON CONFLICT (board, player_id) DO UPDATE SET
+                game_id = excluded.game_id, score = excluded.score, pieces = excluded.pieces,
+                seconds = excluded.seconds, recorded_at = excluded.recorded_at
+             WHERE excluded.score > best_scores.score",
+            params![win.board, win.player_id, win.game_id, win.score as i64, win.pieces, win.seconds as i64, now_ms],
+        )
+        .map_err(db_error)?;
+    }
+    tx.commit().map_err(db_error)
+}
+
+/// Won games whose score is missing (the server stopped between the two
+/// writes): their ids, for the start-up sweep.
+pub fn unscored_wins(conn: &Connection) -> Result<Vec<String>, AppError> {
+    let mut stmt = conn
+        .prepare(
+            "SELECT g.id FROM games g LEFT JOIN scores s ON s.game_id = g.id
+             WHERE g.outcome IS NOT NULL AND g.outcome LIKE '%\"White\"%' AND g.outcome NOT LIKE '%Resignation%'
+               AND s.game_id IS NULL",
+        )
+        .map_err(db_error)?;
+    let ids = stmt.query_map([], |r| r.get(0)).map_err(db_error)?.collect::<Result<Vec<String>, _>>().map_err(db_error)?;
+    Ok(ids)
+}
+
+/// The score of one game, with the player's rank on its board.
+pub fn score_of_game(conn: &Connection, game_id: &str) -> Result<Option<ScoreView>, AppError> {
+    let row = conn
+        .query_row(
+            "SELECT board, player_id, score, pieces, seconds FROM scores WHERE game_id = ?1",
+            [game_id],
+            |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?, r.get::<_, u32>(3)?, r.get::<_, i64>(4)?)),
+        )
+        .optional()
+        .map_err(db_error)?;
+    let Some((board, player, score, pieces, seconds)) = row else {
+        return Ok(None);
+    };
+    let best = rank_of(conn, &board, &player)?;
+    Ok(Some(ScoreView {
+        score: score as u64,
+        pieces,
+        seconds: seconds as u64,
+        rank: best.as_ref().map(|b| b.rank),
+        best: best.map(|b| b.score).unwrap_or(score as u64),
+        board,
+    }))
+}
+
+/// The top of a board, best first; equal scores: the older first.
+pub fn leaderboard(conn: &Connection, board: &str, limit: usize) -> Result<Vec<ScoreLine>, AppError> {
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT b.player_id, p.pseudonym, b.game_id, b.score, b.pieces, b.seconds
+             FROM best_scores b JOIN players p ON p.id = b.player_id
+             WHERE b.board = ?1 ORDER BY b.score DESC, b.recorded_at ASC LIMIT ?2",
+        )
+        .map_err(db_error)?;
+    let rows = stmt
+        .query_map(params![board, limit as i64], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?, r.get::<_, String>(2)?, r.get::<_, i64>(3)?, r.get::<_, u32>(4)?, r.get::<_, i64>(5)?))
+        })
+        .map_err(db_error)?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(db_error)?;
+    Ok(rows
+        .into_iter()
+        .enumerate()
+        .map(|(i, (player, pseudonym, game_id, score, pieces, seconds))| ScoreLine {
+            rank: i as u64 + 1,
+            player_id: player,
+            pseudonym,
+            game_id,
+            score: score as u64,
+            pieces,
+            seconds: seconds as u64,
+        })
+        .collect())
+}
+
+/// A player's best row on a board, with its rank.
+pub fn rank_of(conn: &Connection, board: &str, player_id: &str) -> Result<Option<ScoreLine>, AppError> {
+    let row = conn
+        .query_row(
+            "SELECT b.game_id, b.score, b.pieces, b.seconds, b.recorded_at, p.pseudonym
+             FROM best_scores b JOIN players p ON p.id = b.player_id
+             WHERE b.board = ?1 AND b.player_id = ?2",
+            params![board, player_id],
+            |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, u32>(2)?, r.get::<_, i64>(3)?, r.get::<_, i64>(4)?, r.get::<_, Option<String>>(5)?)),
+        )
+        .optional()
+        .map_err(db_error)?;
+    let Some((game_id, score, pieces, seconds, recorded_at, pseudonym)) = row else {
+        return Ok(None);
+    };
+    let ahead: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM best_scores
+             WHERE board = ?1 AND (score > ?2 OR (score = ?2 AND recorded_at < ?3))",
+            params![board, score, recorded_at],
+            |r| r.get(0),
+        )
+        .map_err(db_error)?;
+    Ok(Some(ScoreLine {
+        rank: ahead as u64 + 1,
+        player_id: player_id.to_string(),
+        pseudonym,
+        game_id,
+        score: score as u64,
+        pieces,
+        seconds: seconds as u64,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::server::db::Db;
+
+    #[test]
+    fn the_worked_examples() {
+        assert_eq!(score(6, 15 * 60), 3900);
+        assert_eq!(score(9, 12 * 60), 4980);
+        assert_eq!(score(20, 0), 9000);
+        assert_eq!(score(1, 100_000), 0);
+    }
+
+    fn add(conn: &mut Connection, game: &str, player: &str, board: &str, score: u64, at: i64) {
+        conn.execute("INSERT OR IGNORE INTO players (id, created_at) VALUES (?1, 0)", [player]).unwrap();
+        conn.execute(
+            "INSERT OR IGNORE INTO games (id, player_id, kind, day, level, seed, start_fen, last_answer_ms, created_at)
+             VALUES (?1, ?2, 'daily', '2026-11-29', 'intermediaire', 0, 'W:W31-50:B1-20', 0, 0)",
+            params![game, player],
+        )
+        .unwrap();
+        let win = VerifiedWin {
+            game_id: game.into(),
+            player_id: player.into(),
+            board: board.into(),
+            score,
+            pieces: 5,
+            seconds: 100,
+        };
+        record(conn, &win, at).unwrap();
+    }
+
+    #[test]
+    fn best_per_player_ties_to_the_older_and_a_game_scores_once() {
+        let db = Db::open_in_memory().unwrap();
+        db.run_blocking(|c| {
+            let board = "jour:2026-11-29";
+            add(c, "g1", "alice", board, 4000, 10);
+            add(c, "g2", "bob", board, 4500, 20);
+            add(c, "g3", "carol", board, 4000, 5);
+            add(c, "g4", "alice", board, 3000, 30); // worse: alice keeps 4000
+            add(c, "g1", "alice", board, 9000, 40); // same game again: ignored
+            add(c, "g5", "dave", "jour:2026-11-28", 9000, 1); // another day
+            let top = leaderboard(c, board, 10).unwrap();
+            let order: Vec<(&str, u64)> = top.iter().map(|l| (l.player_id.as_str(), l.score)).collect();
+            assert_eq!(order, vec![("bob", 4500), ("carol", 4000), ("alice", 4000)]);
+            assert_eq!(rank_of(c, board, "alice").unwrap().unwrap().rank, 3);
+            assert_eq!(rank_of(c, board, "dave").unwrap(), None);
+            add(c, "g6", "alice", board, 4600, 50); // better: alice is first
+            assert_eq!(rank_of(c, board, "alice").unwrap().unwrap().rank, 1);
+            assert_eq!(leaderboard(c, board, 10).unwrap().len(), 3);
+            let n: i64 = c.query_row("SELECT count(*) FROM scores WHERE game_id = 'g1'", [], |r| r.get(0)).unwrap();
+            assert_eq!(n, 1);
+        });
+    }
+}
