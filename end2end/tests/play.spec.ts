@@ -1,4 +1,4 @@
-import { test, expect, devices } from '@playwright/test';
+import { test, expect } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { fen, playSomeMove, startTestGame, waitForHydration } from './helpers';
 
@@ -26,7 +26,7 @@ test('mouse: a whole game against debutant, with captures', async ({ page }) => 
 });
 
 test.describe('phone', () => {
-  test.use({ ...devices['Pixel 7'], viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
 
   test('the board fits and a move is played by taps', async ({ page }) => {
     await page.goto('/');

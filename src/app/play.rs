@@ -304,7 +304,7 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
                         show_numbers=show_numbers
                     />
                 </div>
-                <aside class="panel">
+                <div class="panel">
                     <p class="status" class:over=move || outcome.get().is_some() data-testid="statut">{status}</p>
                     <p class="sr-only" aria-live="polite" data-testid="annonce">{move || announce.get()}</p>
                     {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
@@ -375,7 +375,7 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
                         <textarea readonly rows="6" aria-label="La partie en PDN">{move || pdn_text.get()}</textarea>
                         <a href=pdn_href download="partie-dames.pdn">"Télécharger le PDN"</a>
                     </details>
-                </aside>
+                </div>
             </div>
         </section>
     }

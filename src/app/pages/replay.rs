@@ -91,7 +91,7 @@ fn Replay(game: GameView) -> impl IntoView {
                         show_numbers=Signal::derive(|| false)
                     />
                 </div>
-                <aside class="panel">
+                <div class="panel">
                     <p class="status over">{result}</p>
                     {score.map(|s| view! { <p data-testid="score">{s}</p> })}
                     <p aria-live="polite" data-testid="coup-affiche">
@@ -123,7 +123,7 @@ fn Replay(game: GameView) -> impl IntoView {
                             }
                         }).collect_view()}
                     </ol>
-                </aside>
+                </div>
             </div>
         </section>
     }
