@@ -141,6 +141,9 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
         }
     });
     let last_move = Signal::derive(move || game.with(last_computer_move));
+    // A memo, so that the score panel (and its pseudonym form) is not
+    // rebuilt when another part of the game state changes.
+    let score = Memo::new(move |_| state.with(|v| v.score.clone()));
     let texts = Memo::new(move |_| game.with(notation));
     let pdn_text = Memo::new(move |_| state.with(|v| game.with(|g| pdn(g, v))));
 
@@ -343,7 +346,7 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
                             </select>
                         </label>
                     </Show>
-                    {move || state.with(|v| v.score.clone()).map(|score| view! { <WinPanel score=score state=state/> })}
+                    {move || score.get().map(|score| view! { <WinPanel score=score state=state/> })}
                     <form class="typed" on:submit=submit_typed>
                         <label for="coup-saisi">"Jouer un coup en notation"</label>
                         <div>

@@ -1,4 +1,4 @@
-//! `/`: the daily challenge.
+//! `/`: the daily challenge, with a countdown to the next one.
 
 use crate::app::game_state::GameKind;
 use crate::app::play::Play;
@@ -11,8 +11,37 @@ pub fn DailyPage() -> impl IntoView {
         <Title text="Défi du jour — Dames"/>
         <p class="intro">
             "Aujourd'hui, tout le monde affronte le même ordinateur : aux mêmes coups, il répond pareil. "
-            "Gagnez vite et avec le plus de pièces possible. Nouveau défi chaque jour à minuit (UTC)."
+            "Gagnez vite et avec le plus de pièces possible. "
+            <Countdown/>
         </p>
         <Play kind=GameKind::Daily/>
     }
+}
+
+/// "Prochain défi dans 3 h 12 min (à 01:00)": the next 00:00 UTC in the
+/// player's own time. Rendered in the browser only, which knows the
+/// player's clock and time zone.
+#[component]
+fn Countdown() -> impl IntoView {
+    let text = RwSignal::new(String::from("Un nouveau défi chaque jour à minuit (UTC)."));
+    #[cfg(feature = "hydrate")]
+    {
+        let update = move || text.set(next_challenge_text(js_sys::Date::now()));
+        Effect::new(move |_| update());
+        if let Ok(handle) = set_interval_with_handle(update, std::time::Duration::from_secs(30)) {
+            on_cleanup(move || handle.clear());
+        }
+    }
+    view! { <span data-testid="compte-a-rebours">{move || text.get()}</span> }
+}
+
+/// The countdown text at `now_ms` (milliseconds since the epoch).
+#[cfg(feature = "hydrate")]
+fn next_challenge_text(now_ms: f64) -> String {
+    const DAY_MS: f64 = 86_400_000.0;
+    let next = (now_ms / DAY_MS).floor() * DAY_MS + DAY_MS;
+    let left_min = ((next - now_ms) / 60_000.0).ceil() as u64;
+    let local = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(next));
+    let at = format!("{:02}:{:02}", local.get_hours(), local.get_minutes());
+    format!("Prochain défi dans {} h {:02} min (à {at}, heure locale).", left_min / 60, left_min % 60)
 }

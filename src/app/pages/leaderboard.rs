@@ -77,9 +77,12 @@ pub fn LeaderboardPage() -> impl IntoView {
         <section class="text-page leaderboard">
             <h1>"Classement"</h1>
             <nav class="tabs" aria-label="Classements">
-                <a href="/classement">"Défi du jour"</a>
+                <a href="/classement" aria-current=move || params().1.is_none().then_some("page")>"Défi du jour"</a>
                 {Level::ALL.into_iter().map(|l| view! {
-                    <a href=format!("/classement?niveau={}", l.name())>{format!("Libre — {}", l.label())}</a>
+                    <a
+                        href=format!("/classement?niveau={}", l.name())
+                        aria-current=move || (params().1 == Some(l)).then_some("page")
+                    >{format!("Libre — {}", l.label())}</a>
                 }).collect_view()}
             </nav>
             <Suspense fallback=|| view! { <p class="loading">"Chargement du classement…"</p> }>

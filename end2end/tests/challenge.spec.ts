@@ -1,0 +1,65 @@
+import { test, expect } from '@playwright/test';
+import { startTestGame, waitForHydration } from './helpers';
+
+const shots = 'test-results/screenshots';
+
+test('win, choose a pseudonym, find yourself ranked, replay the proof', async ({ page }) => {
+  // A position won in one move (test hook, debug builds only): the king
+  // on 47 takes the last three black pieces.
+  await startTestGame(page, 'W:WK47,40:B9,12,33', 'Intermediaire', 'Daily', 7);
+  await page.goto('/');
+  await waitForHydration(page);
+  await expect(page.locator('[data-testid="compte-a-rebours"]')).toContainText('Prochain défi dans');
+  await page.locator('[data-square="47"]').click();
+  await page.locator('[data-square="26"]').click();
+  await expect(page.locator('.status.over')).toContainText('gagné');
+
+  const score = page.locator('.win');
+  await expect(score).toContainText('3600');
+  await expect(score).toContainText('3000 + 2 pièces × 300 − 0 s = 3600');
+  await expect(page.locator('[data-testid="rang"]')).toContainText("Votre rang aujourd'hui : 1");
+
+  // A pseudonym with markup is refused, with a French reason.
+  const name = page.locator('#pseudonyme');
+  await name.fill('<b>moi</b>');
+  await page.getByRole('button', { name: 'Enregistrer' }).click();
+  await expect(page.locator('.pseudo .error')).toContainText('Pseudonyme refusé');
+  const pseudonym = `Éloïse ${Date.now() % 100000}`;
+  await name.fill(pseudonym);
+  await page.getByRole('button', { name: 'Enregistrer' }).click();
+  await expect(page.getByRole('status')).toContainText(pseudonym);
+  await page.screenshot({ path: `${shots}/win.png`, fullPage: true });
+
+  await page.goto('/classement');
+  const mine = page.locator('tr.me');
+  await expect(mine).toContainText(pseudonym);
+  await expect(mine).toContainText('3600');
+  await page.screenshot({ path: `${shots}/leaderboard.png`, fullPage: true });
+
+  await mine.getByRole('link', { name: 'Voir la partie' }).click();
+  await expect(page).toHaveURL(/\/partie\//);
+  await waitForHydration(page);
+  await expect(page.locator('[data-testid="score"]')).toContainText('3600');
+  await page.getByRole('button', { name: 'Début' }).click();
+  await expect(page.locator('[data-testid="coup-affiche"]')).toHaveText('Position de départ');
+  await expect(page.locator('.board')).toHaveAttribute('data-fen', 'W:W40,K47:B9,12,33');
+  await page.getByRole('button', { name: 'Coup suivant' }).click();
+  await expect(page.locator('[data-testid="coup-affiche"]')).toHaveText('Coup 1 sur 1');
+  await expect(page.locator('[data-piece="bm"]')).toHaveCount(0);
+});
+
+test('forged requests are refused and change nothing', async ({ page }) => {
+  await page.goto('/');
+  await waitForHydration(page);
+  const before = await page.locator('.board').getAttribute('data-fen');
+  // An illegal move, an unknown game, a huge payload.
+  const illegal = await page.request.post('/api/partie/jouer', {
+    form: { game_id: 'nope', mv: '32-28', think_ms: '1000' },
+  });
+  expect(illegal.status()).toBeGreaterThanOrEqual(400);
+  expect(await illegal.text()).toContain('GameNotFound');
+  const huge = await page.request.post('/api/joueur/pseudonyme', { form: { name: 'x'.repeat(5000) } });
+  expect(await huge.text()).toContain('BadPseudonym');
+  await page.reload();
+  await expect(page.locator('.board')).toHaveAttribute('data-fen', before!);
+});
