@@ -22,7 +22,8 @@ pub const USAGE: &str = "usage: dames [serve]
        dames bestmove <FEN|start> [--level debutant|intermediaire|fort | --depth D | --nodes N] [--seed S]
        dames hub
        dames selfplay --white LEVEL --black LEVEL --games N [--seed S]
-       dames bench <file.pdn>... [--positions N]";
+       dames bench <file.pdn>... [--positions N]
+       dames bench-server";
 
 /// Bad input: the message for the user's one line of error.
 #[derive(Debug)]
@@ -47,6 +48,8 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Option<
         "hub" => hub_command(rest),
         "selfplay" => selfplay_command(rest, out),
         "bench" => bench_command(rest, out),
+        #[cfg(feature = "ssr")]
+        "bench-server" => bench_server_command(out),
         "help" | "--help" | "-h" => writeln!(out, "{USAGE}").map(|_| 0).map_err(UsageError::from),
         other => Err(UsageError(format!("unknown subcommand {other:?}; try `dames help`"))),
     };
@@ -331,6 +334,14 @@ fn selfplay_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
     }
     let score = (wins as f64 + draws as f64 / 2.0) / games as f64 * 100.0;
     writeln!(out, "{first} vs {second}: {wins} wins, {draws} draws, {losses} losses, score {score:.1}%")?;
+    Ok(0)
+}
+
+/// The server's figures (needs the `ssr` build, run inside its runtime).
+#[cfg(feature = "ssr")]
+fn bench_server_command(out: &mut dyn Write) -> Result<i32, UsageError> {
+    let handle = tokio::runtime::Handle::try_current().map_err(|e| UsageError(e.to_string()))?;
+    tokio::task::block_in_place(|| handle.block_on(crate::server::bench::run(out)))?;
     Ok(0)
 }
 

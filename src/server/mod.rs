@@ -2,6 +2,7 @@
 //! HTTP router, the database and what the site stores.
 
 pub mod api;
+pub mod bench;
 pub mod db;
 pub mod games;
 pub mod limits;

@@ -1,0 +1,133 @@
+//! `dames bench-server`: the server-side figures quoted in the README — the
+//! leaderboard page of a day with 100,000 scores, rendered through the real
+//! router, and the replay-verification of a long game.
+
+use super::db::Db;
+use super::games::GameRecord;
+use super::{router, scores, today_utc};
+use crate::app::game_state::GameKind;
+use crate::engine::bot::{self, Level};
+use crate::engine::Game;
+use axum::body::Body;
+use axum::http::Request;
+use leptos::config::LeptosOptions;
+use rusqlite::params;
+use std::io::Write;
+use std::time::Instant;
+use tower::ServiceExt;
+
+const PLAYERS: usize = 100_000;
+
+/// Well-formed uuids, so that a cookie can name them.
+fn player_id(i: usize) -> String {
+    format!("00000000-0000-4000-8000-{i:012}")
+}
+
+fn percentile(times: &mut [f64], p: f64) -> f64 {
+    times.sort_by(|a, b| a.total_cmp(b));
+    times[((times.len() - 1) as f64 * p).round() as usize]
+}
+
+pub async fn run(out: &mut dyn Write) -> Result<(), Box<dyn std::error::Error>> {
+    let path = std::env::temp_dir().join(format!("dames-bench-{}.sqlite3", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let db = Db::open(&path)?;
+    let day = today_utc();
+    let board = format!("jour:{day}");
+    let started = Instant::now();
+    db.run_blocking(|c| -> rusqlite::Result<()> {
+        let tx = c.transaction()?;
+        {
+            let mut player = tx.prepare("INSERT INTO players (id, pseudonym, pseudonym_key, created_at) VALUES (?1, ?2, ?3, 0)")?;
+            let mut game = tx.prepare(
+                "INSERT INTO games (id, player_id, kind, day, level, seed, start_fen, outcome, last_answer_ms, created_at)
+                 VALUES (?1, ?2, 'daily', ?3, 'intermediaire', 0, 'W:W31-50:B1-20', 'x', 0, 0)",
+            )?;
+            let mut score = tx.prepare(
+                "INSERT INTO scores (game_id, player_id, board, score, pieces, seconds, recorded_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?;
+            let mut best = tx.prepare(
+                "INSERT INTO best_scores (board, player_id, game_id, score, pieces, seconds, recorded_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?;
+            for i in 0..PLAYERS {
+                let (p, g) = (player_id(i), format!("g{i}"));
+                let name = format!("Joueur {i}");
+                // A spread of scores with many ties.
+                let pieces = (i * 7 % 20) as u32 + 1;
+                let seconds = (i * 13 % 3000) as i64;
+                let s = scores::score(pieces, seconds as u64) as i64;
+                player.execute(params![p, name, name.to_lowercase()])?;
+                game.execute(params![g, p, day])?;
+                score.execute(params![g, p, board, s, pieces, seconds, i as i64])?;
+                best.execute(params![board, p, g, s, pieces, seconds, i as i64])?;
+            }
+        }
+        tx.commit()
+    })?;
+    writeln!(out, "setup: {PLAYERS} scores on {board} in {:.1} s", started.elapsed().as_secs_f64())?;
+
+    let options = LeptosOptions::builder().output_name("dames").site_root("target/site").build();
+    let app = router(options, db.clone());
+    let mut times = Vec::new();
+    for i in 0..50 {
+        // A player far down the board, whose own row is shown below the top.
+        let cookie = format!("{}={}", super::players::COOKIE, player_id(90_000 + i));
+        let request = Request::get("/classement").header("cookie", cookie).body(Body::empty())?;
+        let t = Instant::now();
+        let response = app.clone().oneshot(request).await?;
+        let body = axum::body::to_bytes(response.into_body(), usize::MAX).await?;
+        times.push(t.elapsed().as_secs_f64() * 1000.0);
+        assert!(body.len() > 10_000, "the page lists the top 100");
+    }
+    writeln!(
+        out,
+        "leaderboard page ({PLAYERS} scores): p50 {:.2} ms, p99 {:.2} ms",
+        percentile(&mut times, 0.5),
+        percentile(&mut times, 0.99)
+    )?;
+
+    // A long game: White is the beginner bot, Black the daily bot.
+    let mut game = Game::default();
+    while !game.is_over() && game.moves().len() < 150 {
+        let level = if game.turn() == crate::engine::Color::White { Level::Debutant } else { Level::Intermediaire };
+        let mv = bot::reply(&game, level, 99).expect("a move").mv;
+        game.play(&mv)?;
+    }
+    let record = GameRecord {
+        id: "bench".into(),
+        player_id: player_id(0),
+        kind: GameKind::Daily,
+        day: day.clone(),
+        level: Level::Intermediaire,
+        seed: 99,
+        start_fen: game.start().to_fen(),
+        moves: game.moves().iter().map(|m| m.long_form().to_string()).collect(),
+        outcome: game.outcome(),
+        active_ms: 0,
+        last_answer_ms: 0,
+        created_at: 0,
+    };
+    let mut legality = Vec::new();
+    let mut verified = Vec::new();
+    for _ in 0..20 {
+        let t = Instant::now();
+        record.replay()?;
+        legality.push(t.elapsed().as_secs_f64() * 1000.0);
+        let t = Instant::now();
+        record.replay_verified()?;
+        verified.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    writeln!(
+        out,
+        "replay of a {}-ply game: legality {:.2} ms; with every computer move recomputed {:.2} ms (p50)",
+        record.moves.len(),
+        percentile(&mut legality, 0.5),
+        percentile(&mut verified, 0.5)
+    )?;
+    drop(app);
+    drop(db);
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+    Ok(())
+}
