@@ -57,6 +57,18 @@ pub struct GameView {
     pub needs_pseudonym: bool,
 }
 
+/// A win is worth this much before pieces and time.
+pub const SCORE_BASE: u64 = 3000;
+/// Each of the player's pieces left at the end (man or king) adds this.
+pub const SCORE_PER_PIECE: u64 = 300;
+
+/// 3000 + 300 per piece left − 1 per second of play, never below zero.
+/// Only the server computes a score that counts; the page uses this to
+/// explain it.
+pub fn score(pieces: u32, seconds: u64) -> u64 {
+    (SCORE_BASE + SCORE_PER_PIECE * pieces as u64).saturating_sub(seconds)
+}
+
 /// A won game's score as the server computed it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScoreView {
@@ -198,6 +210,14 @@ mod tests {
         let mut bad = view(&[]);
         bad.start_fen = "nonsense".into();
         assert!(bad.replay().is_err());
+    }
+
+    #[test]
+    fn the_worked_score_examples() {
+        assert_eq!(score(6, 15 * 60), 3900);
+        assert_eq!(score(9, 12 * 60), 4980);
+        assert_eq!(score(20, 0), 9000);
+        assert_eq!(score(1, 100_000), 0);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use super::board::Board;
 use super::error::AppError;
-use super::game_state::{last_computer_move, notation, pdn, GameKind, GameView};
+use super::game_state::{last_computer_move, notation, pdn, GameKind, GameView, SCORE_BASE, SCORE_PER_PIECE};
 use super::input::MoveOptions;
 use crate::engine::bot::Level;
 use crate::engine::{Color, DrawReason, Game, Move, MoveText, Outcome, WinReason};
@@ -179,7 +179,6 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
 
     let send = move |mv: Move| {
         let view = state.get_untracked();
-        let before = game.get_untracked();
         let text = mv.long_form().to_string();
         // Show the player's move at once; the server's answer replaces it.
         state.update(|v| v.moves.push(text.clone()));
@@ -208,7 +207,6 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
                 Err(e) => {
                     state.set(view);
                     error.set(Some(e.to_string()));
-                    let _ = before;
                 }
             }
             pending.set(false);
@@ -443,7 +441,10 @@ fn WinPanel(score: super::game_state::ScoreView, state: RwSignal<GameView>) -> i
         <div class="win" data-testid="score">
             <p class="score-total"><strong>{score.score}</strong>" points"</p>
             <p class="breakdown">
-                {format!("3000 + {} pièces × 300 − {} s = {}", score.pieces, score.seconds, score.score)}
+                {format!(
+                    "{SCORE_BASE} + {} pièces × {SCORE_PER_PIECE} − {} s = {}",
+                    score.pieces, score.seconds, score.score
+                )}
             </p>
             {rank.map(|r| view! { <p data-testid="rang">{r}</p> })}
             <Show when=move || state.with(|v| v.needs_pseudonym)>

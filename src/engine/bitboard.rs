@@ -93,6 +93,20 @@ const ALL_BITS: u64 = {
     bits
 };
 
+/// The set bits of a raw word, one single-bit word at a time, lowest first:
+/// the move generator's and the search's loop over pieces.
+#[inline(always)]
+pub(crate) fn single_bits(mut bits: u64) -> impl Iterator<Item = u64> {
+    std::iter::from_fn(move || {
+        if bits == 0 {
+            return None;
+        }
+        let bit = bits & bits.wrapping_neg();
+        bits ^= bit;
+        Some(bit)
+    })
+}
+
 /// Iterator over the squares of a [`Bitboard`], lowest number first.
 #[derive(Clone)]
 pub struct Squares(u64);

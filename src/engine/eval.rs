@@ -1,7 +1,7 @@
 //! Static evaluation: how good a position looks for the side to move, in
 //! hundredths of a man. Every weight is named here and nowhere else.
 
-use super::bitboard::Direction;
+use super::bitboard::{single_bits, Direction};
 use super::{Color, Position};
 
 /// A man on the board.
@@ -130,10 +130,7 @@ fn side_score(pos: &Position, color: Color) -> i32 {
     }
 
     // King mobility.
-    let mut rest = kings;
-    while rest != 0 {
-        let king = rest & rest.wrapping_neg();
-        rest ^= king;
+    for king in single_bits(kings) {
         for d in Direction::ALL {
             let mut sq = d.shift(king);
             while sq & empty != 0 {

@@ -7,7 +7,7 @@
 //! all four directions, one square at a time; kings fly. Paths that share
 //! start, end and captured set are one move.
 
-use super::bitboard::Direction;
+use super::bitboard::{single_bits, Direction};
 use super::{Bitboard, Color, Move, MoveList, Position, Square};
 
 impl Position {
@@ -114,21 +114,15 @@ impl Sides {
 
     #[inline(always)]
     fn kings_can_capture(&self) -> bool {
-        let mut kings = self.kings;
-        while kings != 0 {
-            let king = kings & kings.wrapping_neg();
-            kings ^= king;
-            for d in Direction::ALL {
+        single_bits(self.kings).any(|king| {
+            Direction::ALL.into_iter().any(|d| {
                 let mut sq = d.shift(king);
                 while sq & self.empty != 0 {
                     sq = d.shift(sq);
                 }
-                if sq & self.them != 0 && d.shift(sq) & self.empty != 0 {
-                    return true;
-                }
-            }
-        }
-        false
+                sq & self.them != 0 && d.shift(sq) & self.empty != 0
+            })
+        })
     }
 
     fn forward(&self) -> [Direction; 2] {
@@ -140,18 +134,12 @@ impl Sides {
 
     fn quiet_moves(&self, list: &mut MoveList) {
         for d in self.forward() {
-            let mut targets = d.shift(self.men) & self.empty;
-            while targets != 0 {
-                let to = targets & targets.wrapping_neg();
-                targets ^= to;
+            for to in single_bits(d.shift(self.men) & self.empty) {
                 let from = d.opposite().shift(to);
                 list.push(Move::quiet(square(from), square(to)));
             }
         }
-        let mut kings = self.kings;
-        while kings != 0 {
-            let king = kings & kings.wrapping_neg();
-            kings ^= king;
+        for king in single_bits(self.kings) {
             let from = square(king);
             for d in Direction::ALL {
                 let mut sq = d.shift(king);
@@ -167,10 +155,7 @@ impl Sides {
     fn count_quiet_moves(&self) -> usize {
         let [a, b] = self.forward();
         let mut count = (a.shift(self.men) & self.empty).count_ones() + (b.shift(self.men) & self.empty).count_ones();
-        let mut kings = self.kings;
-        while kings != 0 {
-            let king = kings & kings.wrapping_neg();
-            kings ^= king;
+        for king in single_bits(self.kings) {
             for d in Direction::ALL {
                 let mut sq = d.shift(king);
                 while sq & self.empty != 0 {
@@ -230,10 +215,7 @@ impl<'a> CaptureGenerator<'a> {
     }
 
     fn generate(mut self) {
-        let mut men = self.men;
-        while men != 0 {
-            let man = men & men.wrapping_neg();
-            men ^= man;
+        for man in single_bits(self.men) {
             self.from = man;
             self.empty = self.base_empty | man;
             for d in Direction::ALL {
@@ -246,10 +228,7 @@ impl<'a> CaptureGenerator<'a> {
                 }
             }
         }
-        let mut kings = self.kings;
-        while kings != 0 {
-            let king = kings & kings.wrapping_neg();
-            kings ^= king;
+        for king in single_bits(self.kings) {
             self.from = king;
             self.empty = self.base_empty | king;
             for d in Direction::ALL {

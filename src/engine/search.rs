@@ -208,20 +208,11 @@ impl Searcher {
         if self.aborted {
             return 0;
         }
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return -(WIN - ply as i32);
-        }
-        // As in `Game`, a side without a move loses even on the draw's ply.
-        if let Some(score) = self.rule_draw(ply, king_only) {
-            return score;
-        }
-        // A forced reply costs no depth.
-        let depth = if moves.len() == 1 && ply < MAX_PLY / 2 { depth + 1 } else { depth };
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiescence(pos, alpha, beta, ply, king_only, 0);
         }
 
+        // The table first: a hit saves generating the moves at all.
         let slot = (key & self.mask) as usize;
         let entry = self.table[slot];
         let mut hash_move = None;
@@ -237,6 +228,17 @@ impl Searcher {
                 }
             }
         }
+
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return -(WIN - ply as i32);
+        }
+        // As in `Game`, a side without a move loses even on the draw's ply.
+        if let Some(score) = self.rule_draw(ply, king_only) {
+            return score;
+        }
+        // A forced reply costs no depth.
+        let depth = if moves.len() == 1 && ply < MAX_PLY / 2 { depth + 1 } else { depth };
 
         let mut order = self.order(&moves, hash_move, ply);
         let original_alpha = alpha;

@@ -10,15 +10,10 @@ use crate::engine::bot::Level;
 use crate::engine::{Color, Outcome, WinReason};
 use rusqlite::{params, Connection, OptionalExtension};
 
-pub const BASE: i64 = 3000;
-pub const PER_PIECE: i64 = 300;
+pub use crate::app::game_state::score;
+
 /// Rows shown on a leaderboard.
 pub const TOP: usize = 100;
-
-/// 3000 + 300 per piece left − 1 per second, never below zero.
-pub fn score(pieces: u32, seconds: u64) -> u64 {
-    (BASE + PER_PIECE * pieces as i64 - seconds as i64).max(0) as u64
-}
 
 /// The leaderboard a game belongs to.
 pub fn board_of(kind: GameKind, day: &str, level: Level) -> String {
@@ -197,14 +192,6 @@ pub fn rank_of(conn: &Connection, board: &str, player_id: &str) -> Result<Option
 mod tests {
     use super::*;
     use crate::server::db::Db;
-
-    #[test]
-    fn the_worked_examples() {
-        assert_eq!(score(6, 15 * 60), 3900);
-        assert_eq!(score(9, 12 * 60), 4980);
-        assert_eq!(score(20, 0), 9000);
-        assert_eq!(score(1, 100_000), 0);
-    }
 
     fn add(conn: &mut Connection, game: &str, player: &str, board: &str, score: u64, at: i64) {
         conn.execute("INSERT OR IGNORE INTO players (id, created_at) VALUES (?1, 0)", [player]).unwrap();

@@ -3,7 +3,7 @@
 
 use crate::app::board::Board;
 use crate::app::error::AppError;
-use crate::app::game_state::{notation, GameKind, GameView, ShownMove};
+use crate::app::game_state::{notation, GameKind, GameView, ShownMove, SCORE_BASE, SCORE_PER_PIECE};
 use crate::app::input::MoveOptions;
 use crate::app::play::{clock_text, outcome_text};
 use crate::engine::Color;
@@ -69,7 +69,7 @@ fn Replay(game: GameView) -> impl IntoView {
     let result = game.outcome.or(replayed.outcome()).map(outcome_text).unwrap_or_else(|| "Partie en cours.".into());
     let score = game.score.clone().map(|s| {
         format!(
-            "Score : {} (3000 + {} pièces × 300 − {} s). Temps de jeu : {}.",
+            "Score : {} ({SCORE_BASE} + {} pièces × {SCORE_PER_PIECE} − {} s). Temps de jeu : {}.",
             s.score,
             s.pieces,
             s.seconds,
