@@ -36,7 +36,9 @@ export default defineConfig({
     { name: 'desktop', use: { ...devices['Desktop Chrome'], channel: undefined } },
   ],
   webServer: {
-    command: `../target/debug/dames`,
+    // DAMES_E2E_SERVER=../target/release/dames checks a release build (the
+    // tests that need the debug-only test hook then fail by design).
+    command: process.env.DAMES_E2E_SERVER ?? '../target/debug/dames',
     cwd: '.',
     url: `http://127.0.0.1:${port}/sante`,
     reuseExistingServer: false,

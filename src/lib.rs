@@ -13,12 +13,13 @@ pub mod server;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 
-/// The browser's entry point, called by the script Leptos puts in the page.
+/// The browser's entry point, called by the script Leptos puts in the page:
+/// it hydrates the islands (`#[island]` components) it finds.
 #[cfg(feature = "hydrate")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn hydrate() {
     console_error_panic_hook::set_once();
-    leptos::mount::hydrate_body(app::App);
+    leptos::mount::hydrate_islands();
     // A flag for the browser tests: the page now answers clicks.
     let _ = js_sys::Reflect::set(&js_sys::global(), &"__damesHydrated".into(), &true.into());
 }

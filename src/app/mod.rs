@@ -27,7 +27,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta name="theme-color" content="#2b2118"/>
                 <link rel="stylesheet" href=css/>
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml"/>
-                <HydrationScripts options/>
+                <HydrationScripts options islands=true/>
                 <MetaTags/>
             </head>
             <body>

@@ -118,7 +118,7 @@ pub fn Play(kind: GameKind, #[prop(optional)] level: Option<Level>) -> impl Into
     }
 }
 
-#[component]
+#[island]
 pub fn GameScreen(initial: GameView) -> impl IntoView {
     let state = RwSignal::new(initial);
     let game = Memo::new(move |_| state.with(|v| v.replay().unwrap_or_else(|_| Game::default())));

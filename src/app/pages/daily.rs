@@ -21,7 +21,7 @@ pub fn DailyPage() -> impl IntoView {
 /// "Prochain défi dans 3 h 12 min (à 01:00)": the next 00:00 UTC in the
 /// player's own time. Rendered in the browser only, which knows the
 /// player's clock and time zone.
-#[component]
+#[island]
 fn Countdown() -> impl IntoView {
     let text = RwSignal::new(String::from("Un nouveau défi chaque jour à minuit (UTC)."));
     #[cfg(feature = "hydrate")]

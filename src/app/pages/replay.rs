@@ -45,7 +45,7 @@ pub fn ReplayPage() -> impl IntoView {
     }
 }
 
-#[component]
+#[island]
 fn Replay(game: GameView) -> impl IntoView {
     let Ok(replayed) = game.replay() else {
         return view! { <p class="error">"Cette partie ne se rejoue pas."</p> }.into_any();
