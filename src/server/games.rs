@@ -446,6 +446,23 @@ mod tests {
     }
 
     #[test]
+    fn out_of_turn_and_replayed_requests_are_refused() {
+        let db = Db::open_in_memory().unwrap();
+        let game = new_game(&db, Position::start());
+        // A record left with Black to move (as if the server had stopped
+        // between the two plies): the player may not move.
+        let mut waiting = game.clone();
+        waiting.moves.push("32-28".into());
+        assert_eq!(apply_player_move(&waiting, "p1", "33-29", 1_000, 2_000).err(), Some(AppError::NotYourTurn));
+        // The same request twice: the second finds the ply taken.
+        let played = apply_player_move(&game, "p1", "32-28", 1_000, 2_000).unwrap();
+        db.run_blocking(|c| save_played(c, &played)).unwrap();
+        assert_eq!(db.run_blocking(|c| save_played(c, &played)), Err(AppError::Conflict));
+        let stored = db.run_blocking(|c| load(c, &game.id)).unwrap().unwrap();
+        assert_eq!(stored.moves.len(), 2);
+    }
+
+    #[test]
     fn think_time_is_clamped() {
         assert_eq!(clamp_think_ms(10, 5_000), MIN_THINK_MS);
         assert_eq!(clamp_think_ms(4_000, 5_000), 4_000);

@@ -193,6 +193,47 @@ mod tests {
     use super::*;
     use crate::server::db::Db;
 
+    fn record_of(fen: &str, moves: &[&str], outcome: Option<Outcome>) -> GameRecord {
+        GameRecord {
+            id: "g".into(),
+            player_id: "p".into(),
+            kind: GameKind::Daily,
+            day: "2026-11-29".into(),
+            level: Level::Intermediaire,
+            seed: 5,
+            start_fen: fen.into(),
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+            outcome,
+            active_ms: 61_500,
+            last_answer_ms: 0,
+            created_at: 0,
+        }
+    }
+
+    #[test]
+    fn only_a_verified_win_scores() {
+        let white_wins = Some(Outcome::Win { winner: Color::White, reason: WinReason::NoPieces });
+        let won = record_of("W:WK47,40:B9,12,33", &["47x26{9,12,33}"], white_wins);
+        let win = verify_win(&won).unwrap().unwrap();
+        assert_eq!((win.pieces, win.seconds, win.score), (2, 61, 3000 + 600 - 61));
+        assert_eq!(win.board, "jour:2026-11-29");
+
+        // Lost, drawn, resigned, unfinished: no score.
+        let black_wins = Some(Outcome::Win { winner: Color::Black, reason: WinReason::NoPieces });
+        assert_eq!(verify_win(&record_of("W:WK47,40:B9,12,33", &[], black_wins)).unwrap(), None);
+        let draw = Some(Outcome::Draw(crate::engine::DrawReason::KingMoves));
+        assert_eq!(verify_win(&record_of("W:WK47,40:B9,12,33", &[], draw)).unwrap(), None);
+        let resigned = Some(Outcome::Win { winner: Color::White, reason: WinReason::Resignation });
+        assert_eq!(verify_win(&record_of("W:WK47,40:B9,12,33", &[], resigned)).unwrap(), None);
+        assert_eq!(verify_win(&record_of("W:W31-50:B1-20", &[], None)).unwrap(), None);
+
+        // A claimed win the moves do not give, or a computer move the bot
+        // would not play: refused.
+        assert!(verify_win(&record_of("W:WK47,40:B9,12,33", &[], white_wins)).is_err());
+        let forged = record_of("W:W31-50:B1-20", &["32-28", "19-23", "28x19{23}", "14x23{19}"], white_wins);
+        assert!(verify_win(&forged).is_err());
+    }
+
     fn add(conn: &mut Connection, game: &str, player: &str, board: &str, score: u64, at: i64) {
         conn.execute("INSERT OR IGNORE INTO players (id, created_at) VALUES (?1, 0)", [player]).unwrap();
         conn.execute(
