@@ -104,7 +104,7 @@ pub fn clock_text(ms: u64) -> String {
 
 /// Loads the player's game and shows it.
 #[component]
-pub fn Play(kind: GameKind, #[prop(optional)] level: Option<Level>) -> impl IntoView {
+pub fn Play(kind: GameKind, level: Option<Level>) -> impl IntoView {
     let loaded = Resource::new(move || (kind, level), |(kind, level)| load_game(kind, level));
     view! {
         <Suspense fallback=|| view! { <p class="loading">"Préparation du damier…"</p> }>

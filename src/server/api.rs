@@ -26,14 +26,17 @@ fn spec<'a>(player: &'a str, kind: GameKind, level: Option<Level>, day: &'a str)
     NewGame { player_id: player, kind, day, level, seed, start: Position::start(), now_ms: now_ms() }
 }
 
-/// The player's current game of this kind, created if there is none.
+/// The player's current game of this kind, created if there is none. For
+/// a free game, `level` (from the address) asks for that level.
 pub async fn current_game(db: &Db, player: String, kind: GameKind, level: Option<Level>) -> Result<GameView, AppError> {
     let day = today_utc();
     db.run(move |c| {
         let day_filter = (kind == GameKind::Daily).then_some(day.as_str());
         match games::latest(c, &player, kind, day_filter)? {
-            Some(game) => full_view(c, &game),
-            None => games::create(c, spec(&player, kind, level, &day)).map(|g| g.view()),
+            // A level asked for in the address starts a game at that level,
+            // unless the latest game is already one.
+            Some(game) if level.is_none_or(|l| l == game.level) => full_view(c, &game),
+            _ => games::create(c, spec(&player, kind, level, &day)).map(|g| g.view()),
         }
     })
     .await

@@ -14,7 +14,7 @@ pub fn DailyPage() -> impl IntoView {
             "Gagnez vite et avec le plus de pièces possible. "
             <Countdown/>
         </p>
-        <Play kind=GameKind::Daily/>
+        <Play kind=GameKind::Daily level=None/>
     }
 }
 

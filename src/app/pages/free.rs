@@ -9,8 +9,8 @@ use leptos_router::hooks::use_query_map;
 
 #[component]
 pub fn FreePage() -> impl IntoView {
-    // `?niveau=fort` picks the level of a new game; an unknown name falls
-    // back to the default.
+    // `?niveau=fort` asks for a game at that level; without it (or with an
+    // unknown name) the latest free game goes on.
     let level = use_query_map().with_untracked(|q| q.get("niveau").and_then(|l| l.parse::<Level>().ok()));
     view! {
         <Title text="Partie libre — Dames"/>
@@ -18,6 +18,6 @@ pub fn FreePage() -> impl IntoView {
             "Une partie contre l'ordinateur, à votre rythme. Chaque partie est différente. "
             "Choisissez le niveau de la prochaine partie à côté du damier."
         </p>
-        <Play kind=GameKind::Free level=level.unwrap_or_default()/>
+        <Play kind=GameKind::Free level=level/>
     }
 }
