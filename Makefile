@@ -5,7 +5,7 @@ WASM_TARGET := wasm32-unknown-unknown
 BINDGEN_OUT := target/bindgen
 CARGO ?= cargo
 
-.PHONY: run test release run-release tools tools-browser site site-release server server-release bench clean-site
+.PHONY: run test release run-release tools tools-browser tools-release site site-release server server-release bench
 
 ## Serve the app (debug build) on LEPTOS_SITE_ADDR (127.0.0.1:3000), database DAMES_DB (dames.sqlite3).
 run: tools site server
@@ -16,7 +16,7 @@ test: tools-browser site server
 	./scripts/test-all.sh
 
 ## The optimised server at target/release/dames, the site in target/site.
-release: tools site-release server-release
+release: tools-release site-release server-release
 
 run-release: release
 	./target/release/dames
@@ -26,6 +26,9 @@ tools:
 
 tools-browser:
 	./scripts/install-tools.sh --browser
+
+tools-release:
+	./scripts/install-tools.sh --release
 
 site:
 	$(CARGO) build --lib --target $(WASM_TARGET) --features hydrate
@@ -48,4 +51,5 @@ server-release:
 ## Speed figures quoted in the README.
 bench: server-release
 	./target/release/dames perft start 11
-	./scripts/bench-bot.sh
+	./target/release/dames bench ../shared/data/pdn/*/*.pdn
+	./target/release/dames bench-server

@@ -48,6 +48,7 @@ export default defineConfig({
       LEPTOS_SITE_ROOT: '../target/site',
       DAMES_DB: dbFile,
       RUST_LOG: 'warn',
+      DAMES_TEST_HOOKS: '1',
     },
   },
 });

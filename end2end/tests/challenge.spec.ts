@@ -53,11 +53,25 @@ test('forged requests are refused and change nothing', async ({ page }) => {
   await waitForHydration(page);
   const before = await page.locator('.board').getAttribute('data-fen');
   // An illegal move, an unknown game, a huge payload.
-  const illegal = await page.request.post('/api/partie/jouer', {
-    form: { game_id: 'nope', mv: '32-28', think_ms: '1000' },
+  const unknown = await page.request.post('/api/partie/jouer', {
+    form: { game_id: 'nope', ply: '0', mv: '32-28', think_ms: '1000' },
   });
-  expect(illegal.status()).toBeGreaterThanOrEqual(400);
-  expect(await illegal.text()).toContain('GameNotFound');
+  expect(unknown.status()).toBeGreaterThanOrEqual(400);
+  expect(await unknown.text()).toContain('GameNotFound');
+  const id = (await page.locator('[data-partie]').getAttribute('data-partie'))!;
+  const illegal = await page.request.post('/api/partie/jouer', {
+    form: { game_id: id, ply: '0', mv: '32-23', think_ms: '1000' },
+  });
+  expect(await illegal.text()).toContain('IllegalMove');
+  // A move sent for another ply (a stale tab, a replayed request).
+  const stale = await page.request.post('/api/partie/jouer', {
+    form: { game_id: id, ply: '4', mv: '32-28', think_ms: '1000' },
+  });
+  expect(await stale.text()).toContain('Conflict');
+  const malformed = await page.request.post('/api/partie/jouer', {
+    form: { game_id: id, ply: 'x', mv: '32-28', think_ms: '-5' },
+  });
+  expect(malformed.status()).toBeGreaterThanOrEqual(400);
   const huge = await page.request.post('/api/joueur/pseudonyme', { form: { name: 'x'.repeat(5000) } });
   expect(await huge.text()).toContain('BadPseudonym');
   await page.reload();

@@ -54,7 +54,15 @@ pub fn Board(
     /// Square numbers shown.
     #[prop(into)]
     show_numbers: Signal<bool>,
+    /// A board to look at only (the replay): its label says so.
+    #[prop(optional)]
+    read_only: bool,
 ) -> impl IntoView {
+    let board_label = if read_only {
+        "Damier, les blancs en bas. Flèches pour parcourir les cases."
+    } else {
+        "Damier, les blancs en bas. Flèches pour se déplacer, Entrée pour choisir, Échap pour annuler."
+    };
     let input = RwSignal::new(InputState::Idle);
     let cursor = RwSignal::new(Square::new(32).expect("a square"));
     let drag_from = RwSignal::new(None::<Square>);
@@ -198,7 +206,7 @@ pub fn Board(
             class="board"
             class:numbers=move || show_numbers.get()
             role="grid"
-            aria-label="Damier, les blancs en bas. Flèches pour se déplacer, Entrée pour choisir, Échap pour annuler."
+            aria-label=board_label
             data-fen=move || position.with(|p| p.to_fen())
             on:keydown=on_keydown
             on:pointerup=move |ev: leptos::ev::PointerEvent| {

@@ -19,6 +19,8 @@ pub enum AppError {
     NotYourGame,
     /// Another request changed the game first.
     Conflict,
+    /// Another player's game of today's challenge: shown from tomorrow.
+    HiddenUntilTomorrow,
     /// The request itself is malformed: bad id, bad level, oversized text.
     BadRequest(String),
     /// Too many requests from this player or address.
@@ -40,6 +42,9 @@ impl fmt::Display for AppError {
             AppError::GameNotFound => f.write_str("Partie introuvable."),
             AppError::NotYourGame => f.write_str("Cette partie n'est pas la vôtre."),
             AppError::Conflict => f.write_str("La partie a changé entre-temps : la page se met à jour."),
+            AppError::HiddenUntilTomorrow => {
+                f.write_str("Les parties du défi du jour se dévoilent le lendemain : revenez demain.")
+            }
             AppError::BadRequest(why) => write!(f, "Requête invalide : {why}"),
             AppError::RateLimited => f.write_str("Trop de requêtes : patientez quelques secondes."),
             AppError::BadPseudonym(why) => write!(f, "Pseudonyme refusé : {why}"),

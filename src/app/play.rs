@@ -10,70 +10,72 @@ use crate::engine::{Color, DrawReason, Game, Move, MoveText, Outcome, WinReason}
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-/// The database, the player and the limits of the current request.
-#[cfg(feature = "ssr")]
-async fn request_context() -> Result<(crate::server::db::Db, String, crate::server::limits::RateLimits, Option<std::net::IpAddr>), AppError> {
-    use crate::server::{db::Db, limits, players};
-    let db = use_context::<Db>().ok_or(AppError::Internal)?;
-    let limits = use_context::<limits::RateLimits>().ok_or(AppError::Internal)?;
-    let player = players::current_player(&db).await?;
-    Ok((db, player, limits, limits::client_address().await))
-}
-
 /// The player's current game of this kind, created if there is none (the
-/// daily challenge of today, or the latest free game).
+/// daily challenge of today, or the latest free game; `level` asks for a
+/// free game at that level).
 #[server(endpoint = "partie/charger")]
 pub async fn load_game(kind: GameKind, level: Option<Level>) -> Result<GameView, AppError> {
-    let (db, player, _, _) = request_context().await?;
-    crate::server::api::current_game(&db, player, kind, level).await
+    use crate::server::api;
+    api::current_game(&api::RequestContext::current().await?, kind, level).await
 }
 
 /// A new game: "rejouer" or "nouvelle partie".
 #[server(endpoint = "partie/nouvelle")]
 pub async fn new_game(kind: GameKind, level: Option<Level>) -> Result<GameView, AppError> {
-    let (db, player, limits, address) = request_context().await?;
-    limits.check_new_game(&player, address)?;
-    crate::server::api::new_game(&db, player, kind, level).await
+    use crate::server::api;
+    api::new_game(&api::RequestContext::current().await?, kind, level).await
 }
 
-/// Plays the player's move (long form) and returns the game with the
-/// computer's answer. `think_ms` is the player's own count of thinking time,
-/// which the server clamps.
+/// The player's game as stored, to catch up after a conflict.
+#[server(endpoint = "partie/etat")]
+pub async fn reload_game(game_id: String) -> Result<GameView, AppError> {
+    use crate::server::api;
+    api::own_game(&api::RequestContext::current().await?, game_id).await
+}
+
+/// Plays the player's move (long form) on the position after `ply` plies
+/// and returns the game with the computer's answer. `think_ms` is the
+/// player's own count of thinking time, which the server clamps.
 #[server(endpoint = "partie/jouer")]
-pub async fn play_move(game_id: String, mv: String, think_ms: u64) -> Result<GameView, AppError> {
-    let (db, player, limits, address) = request_context().await?;
-    limits.check_move(&player, address)?;
-    crate::server::api::play_move(&db, player, game_id, mv, think_ms).await
+pub async fn play_move(game_id: String, ply: usize, mv: String, think_ms: u64) -> Result<GameView, AppError> {
+    use crate::server::api;
+    api::play_move(&api::RequestContext::current().await?, game_id, ply, mv, think_ms).await
 }
 
 #[server(endpoint = "partie/abandonner")]
 pub async fn resign_game(game_id: String) -> Result<GameView, AppError> {
-    let (db, player, _, _) = request_context().await?;
-    crate::server::api::resign(&db, player, game_id).await
+    use crate::server::api;
+    api::resign(&api::RequestContext::current().await?, game_id).await
 }
 
 /// Chooses the pseudonym shown on the leaderboards.
 #[server(endpoint = "joueur/pseudonyme")]
 pub async fn choose_pseudonym(name: String) -> Result<String, AppError> {
-    let (db, player, _, _) = request_context().await?;
-    crate::server::api::set_pseudonym(&db, player, name).await
+    use crate::server::api;
+    api::set_pseudonym(&api::RequestContext::current().await?, name).await
 }
 
-/// Test hook, compiled out of release builds: starts a game for the current
-/// player from any position, level and seed, so that browser tests can set
-/// up a rafle or a quick win.
+/// Test hook: starts a game for the current player from any position,
+/// level and seed, so that browser tests can set up a rafle or a quick win.
+/// Compiled out of release builds, and even in a debug build answers only
+/// when the server runs with `DAMES_TEST_HOOKS=1` (as the browser tests
+/// start it), so that `make run` cannot be used to forge a score.
 #[cfg(debug_assertions)]
 #[server(endpoint = "test/partie")]
 pub async fn start_test_game(fen: String, level: Level, seed: u64, kind: GameKind) -> Result<GameView, AppError> {
-    use crate::server::{games, now_ms, today_utc};
-    let (db, player, _, _) = request_context().await?;
+    use crate::server::{api, games, now_ms, today_utc};
+    if std::env::var("DAMES_TEST_HOOKS").as_deref() != Ok("1") {
+        return Err(AppError::BadRequest("crochet de test désactivé".into()));
+    }
+    let ctx = api::RequestContext::current().await?;
     let start = crate::engine::Position::from_fen(&fen).map_err(|e| AppError::BadRequest(e.to_string()))?;
-    let day = today_utc();
-    db.run(move |c| {
-        games::create(c, games::NewGame { player_id: &player, kind, day: &day, level, seed, start, now_ms: now_ms() })
-            .map(|g| g.view())
-    })
-    .await
+    let (day, player) = (today_utc(), ctx.player.clone());
+    ctx.db
+        .run(move |c| {
+            games::create(c, games::NewGame { player_id: &player, kind, day: &day, level, seed, start, now_ms: now_ms() })
+                .map(|g| g.view())
+        })
+        .await
 }
 
 /// The outcome in words, from the player's side (White).
@@ -185,8 +187,9 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
         pending.set(true);
         error.set(None);
         let think = think_ms.get_untracked();
+        let ply = view.moves.len();
         spawn_local(async move {
-            match play_move(view.id.clone(), text, think).await {
+            match play_move(view.id.clone(), ply, text, think).await {
                 Ok(next) => {
                     think_ms.set(0);
                     let replayed = next.replay().ok();
@@ -203,6 +206,15 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
                         });
                     }
                     state.set(next);
+                }
+                Err(AppError::Conflict) => {
+                    // Another tab or request moved first: show the game as
+                    // the server has it.
+                    error.set(Some(AppError::Conflict.to_string()));
+                    match reload_game(view.id.clone()).await {
+                        Ok(current) => state.set(current),
+                        Err(_) => state.set(view),
+                    }
                 }
                 Err(e) => {
                     state.set(view);
@@ -293,7 +305,7 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
     let pdn_href = move || format!("data:application/x-draughts;charset=utf-8,{}", percent_encode(&pdn_text.get()));
 
     view! {
-        <section class="play" aria-labelledby="titre-partie">
+        <section class="play" aria-labelledby="titre-partie" data-partie=move || state.with(|v| v.id.clone())>
             <h1 id="titre-partie">{title}</h1>
             <div class="play-grid">
                 <div class="board-wrap">

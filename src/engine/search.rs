@@ -212,7 +212,18 @@ impl Searcher {
             return self.quiescence(pos, alpha, beta, ply, king_only, 0);
         }
 
-        // The table first: a hit saves generating the moves at all.
+        // The draw rules before the table: the table does not know how the
+        // position was reached. A side without a move loses even then, as
+        // in `Game`.
+        if let Some(score) = self.rule_draw(ply, king_only) {
+            return if pos.has_legal_move() { score } else { -(WIN - ply as i32) };
+        }
+
+        // The table next: a hit saves generating the moves at all. The
+        // 25-move count is part of the key, so that a king ending reached
+        // closer to the draw is not judged by an entry from farther away.
+        let position_key = key;
+        let key = key ^ COUNTER_KEYS[king_only.min(KING_MOVES_DRAW_PLIES) as usize];
         let slot = (key & self.mask) as usize;
         let entry = self.table[slot];
         let mut hash_move = None;
@@ -233,10 +244,6 @@ impl Searcher {
         if moves.is_empty() {
             return -(WIN - ply as i32);
         }
-        // As in `Game`, a side without a move loses even on the draw's ply.
-        if let Some(score) = self.rule_draw(ply, king_only) {
-            return score;
-        }
         // A forced reply costs no depth.
         let depth = if moves.len() == 1 && ply < MAX_PLY / 2 { depth + 1 } else { depth };
 
@@ -247,7 +254,7 @@ impl Searcher {
         let mut index = 0;
         while let Some(mv) = next_best(&mut order) {
             let child = pos.play_unchecked(&mv);
-            let child_key = key_after(pos, key, &mv);
+            let child_key = key_after(pos, position_key, &mv);
             let counters = advance(pos, &mv, king_only);
             let score = if index == 0 {
                 -self.negamax(&child, child_key, depth - 1, -beta, -alpha, ply + 1, counters)
@@ -386,17 +393,18 @@ impl Searcher {
     /// The best move and the table's best replies after it.
     fn principal_variation(&self, pos: &Position, first: Move) -> Vec<Move> {
         let mut pv = vec![first];
+        let mut king_only = advance(pos, &first, self.root_counters.king_only_plies);
         let mut pos = pos.play_unchecked(&first);
-        let mut key = zobrist(&pos);
         while pv.len() < 16 {
+            let key = zobrist(&pos) ^ COUNTER_KEYS[king_only.min(KING_MOVES_DRAW_PLIES) as usize];
             let entry = self.table[(key & self.mask) as usize];
             let Some(mv) = entry.best.filter(|_| entry.key == key) else { break };
             if !pos.legal_moves().contains(&mv) {
                 break;
             }
             pv.push(mv);
+            king_only = advance(&pos, &mv, king_only);
             pos = pos.play_unchecked(&mv);
-            key = zobrist(&pos);
         }
         pv
     }
@@ -445,6 +453,15 @@ fn from_table(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// The splitmix64 generator: fixed, well-mixed keys at compile time.
+const fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// Random keys for (piece kind, bit) and the side to move, fixed at compile
 /// time so every build hashes alike.
 const KEYS: [[u64; 64]; 4] = {
@@ -454,12 +471,7 @@ const KEYS: [[u64; 64]; 4] = {
     while kind < 4 {
         let mut bit = 0;
         while bit < 64 {
-            // splitmix64
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            keys[kind][bit] = z ^ (z >> 31);
+            keys[kind][bit] = splitmix64(&mut state);
             bit += 1;
         }
         kind += 1;
@@ -467,6 +479,19 @@ const KEYS: [[u64; 64]; 4] = {
     keys
 };
 const BLACK_TO_MOVE: u64 = 0xD1B5_4A32_D192_ED03;
+
+/// Keys for the 25-move count (0 to 50), mixed into the table's key.
+/// Count 0 adds nothing, so positions after a man move share entries.
+const COUNTER_KEYS: [u64; KING_MOVES_DRAW_PLIES as usize + 1] = {
+    let mut keys = [0u64; KING_MOVES_DRAW_PLIES as usize + 1];
+    let mut state: u64 = 0x243F_6A88_85A3_08D3;
+    let mut i = 1;
+    while i < keys.len() {
+        keys[i] = splitmix64(&mut state);
+        i += 1;
+    }
+    keys
+};
 
 fn kind(color: Color, king: bool) -> usize {
     match (color, king) {

@@ -1,12 +1,15 @@
-//! Rate limits on what costs the server work: creating games and playing
-//! moves (each move runs the bot). Counted per player and per address, with
-//! the `governor` crate's token buckets.
+//! Limits on what costs the server work: rate limits on creating games and
+//! playing moves (each move runs the bot), per player and per address (with
+//! the `governor` crate's token buckets), and a cap on how many searches run
+//! at once, so that a burst of `fort` games queues instead of exhausting
+//! memory and cores.
 
 use crate::app::error::AppError;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::Arc;
+use tokio::sync::Semaphore;
 
 fn quota_per_minute(n: u32, burst: u32) -> Quota {
     Quota::per_minute(NonZeroU32::new(n).expect("non-zero")).allow_burst(NonZeroU32::new(burst).expect("non-zero"))
@@ -15,6 +18,8 @@ fn quota_per_minute(n: u32, burst: u32) -> Quota {
 /// The limits of one server.
 #[derive(Clone)]
 pub struct RateLimits {
+    /// Searches (bot replies, verifications) running at once: one per core.
+    pub searches: Arc<Semaphore>,
     games_by_player: Arc<DefaultKeyedRateLimiter<String>>,
     games_by_address: Arc<DefaultKeyedRateLimiter<IpAddr>>,
     moves_by_player: Arc<DefaultKeyedRateLimiter<String>>,
@@ -23,7 +28,9 @@ pub struct RateLimits {
 
 impl Default for RateLimits {
     fn default() -> RateLimits {
+        let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
         RateLimits {
+            searches: Arc::new(Semaphore::new(cores)),
             // A new game every few seconds is plenty for a person.
             games_by_player: Arc::new(RateLimiter::keyed(quota_per_minute(20, 10))),
             games_by_address: Arc::new(RateLimiter::keyed(quota_per_minute(120, 40))),
@@ -60,9 +67,22 @@ fn check(
     address: Option<IpAddr>,
 ) -> Result<(), AppError> {
     if let Some(ip) = address {
-        by_address.check_key(&ip).map_err(|_| AppError::RateLimited)?;
+        by_address.check_key(&network_of(ip)).map_err(|_| AppError::RateLimited)?;
     }
     by_player.check_key(&player.to_string()).map_err(|_| AppError::RateLimited)
+}
+
+/// The key an address is counted under: an IPv6 client usually holds a
+/// whole /64, so that is what counts.
+fn network_of(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => {
+            let mut segments = v6.segments();
+            segments[4..].fill(0);
+            IpAddr::V6(segments.into())
+        }
+    }
 }
 
 /// The client's address, when the server was started with connection info.
@@ -83,6 +103,10 @@ mod tests {
         assert_eq!(limits.check_move("p", Some(ip)), Err(AppError::RateLimited));
         // Another player on another address is not affected.
         assert!(limits.check_move("q", Some("10.0.0.9".parse().unwrap())).is_ok());
+        // One IPv6 /64 is one address.
+        let a: IpAddr = "2001:db8::1".parse().unwrap();
+        let b: IpAddr = "2001:db8::ffff:2".parse().unwrap();
+        assert_eq!(network_of(a), network_of(b));
         let games = (0..50).filter(|_| limits.check_new_game("p", None).is_ok()).count();
         assert!((10..15).contains(&games), "{games}");
     }

@@ -140,14 +140,18 @@ fn error_page() -> Response<Body> {
 /// Opens the database and serves until SIGTERM or Ctrl-C.
 pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     let db = Db::open(&config.db_path)?;
-    match api::sweep_unscored(&db).await {
-        Ok(0) => {}
-        Ok(n) => tracing::info!("{n} parties gagnées sans score : scores enregistrés"),
-        Err(e) => tracing::error!("balayage des scores : {e}"),
-    }
     let options = config.leptos_options();
-    let app = router(options, db);
+    let app = router(options, db.clone());
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
+    // Wins a crash left without their score: recorded in the background,
+    // once the site answers.
+    tokio::spawn(async move {
+        match api::sweep_unscored(&db).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!("{n} parties gagnées sans score : scores enregistrés"),
+            Err(e) => tracing::error!("balayage des scores : {e}"),
+        }
+    });
     tracing::info!("Dames sur http://{} (base {})", config.addr, config.db_path.display());
     axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
         .with_graceful_shutdown(shutdown_signal())

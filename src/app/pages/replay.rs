@@ -89,6 +89,7 @@ fn Replay(game: GameView) -> impl IntoView {
                         last_move=last_move
                         on_play=Callback::new(|_| {})
                         show_numbers=Signal::derive(|| false)
+                        read_only=true
                     />
                 </div>
                 <div class="panel">
