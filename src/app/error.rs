@@ -66,3 +66,14 @@ impl FromServerFnError for AppError {
         }
     }
 }
+
+/// Why a move text was refused, in French (for the typed-move box and for
+/// the server's `IllegalMove`).
+pub fn move_text_error_fr(e: &crate::engine::MoveTextError) -> String {
+    use crate::engine::MoveTextError::*;
+    match e {
+        Malformed(t) => format!("« {t} » n'est pas un coup (exemples : 32-28, 19x30)"),
+        Illegal(t) => format!("{t} n'est pas un coup permis ici"),
+        Ambiguous(t, alts) => format!("{t} est ambigu : précisez {}", alts.join(" ou ")),
+    }
+}

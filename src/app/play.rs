@@ -272,7 +272,7 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
                 typed.set(String::new());
                 send(mv);
             }
-            Err(e) => error.set(Some(format!("Coup refusé : {}", french_text_error(&e)))),
+            Err(e) => error.set(Some(format!("Coup refusé : {}", super::error::move_text_error_fr(&e)))),
         }
     };
 
@@ -486,15 +486,6 @@ fn WinPanel(score: super::game_state::ScoreView, state: RwSignal<GameView>) -> i
                 <a href=board_link>"Voir le classement"</a>
             </div>
         </div>
-    }
-}
-
-fn french_text_error(e: &crate::engine::MoveTextError) -> String {
-    use crate::engine::MoveTextError::*;
-    match e {
-        Malformed(t) => format!("« {t} » n'est pas un coup (exemples : 32-28, 19x30)"),
-        Illegal(t) => format!("{t} n'est pas permis ici"),
-        Ambiguous(t, alts) => format!("{t} est ambigu : précisez {}", alts.join(" ou ")),
     }
 }
 

@@ -2,15 +2,15 @@
 //! context (database, player, limits) and returns what the page shows.
 
 use super::db::Db;
-use super::limits::RateLimits;
-use leptos::prelude::use_context;
-use std::net::IpAddr;
 use super::games::{self, GameRecord, NewGame};
+use super::limits::RateLimits;
 use super::{now_ms, players, scores, today_utc};
 use crate::app::error::AppError;
 use crate::app::game_state::{GameKind, GameView, ScoreLine};
 use crate::engine::bot::{daily_seed, Level};
 use crate::engine::Position;
+use leptos::prelude::use_context;
+use std::net::IpAddr;
 
 /// What every server function needs: the database, the player of the
 /// request (from the cookie, or new), the limits and the client's address.
@@ -60,20 +60,18 @@ fn spec<'a>(player: &'a str, kind: GameKind, level: Option<Level>, day: &'a str)
 pub async fn current_game(ctx: &RequestContext, kind: GameKind, level: Option<Level>) -> Result<GameView, AppError> {
     let day = today_utc();
     let player = ctx.player.clone();
-    let existing = {
-        let day = day.clone();
-        ctx.db
-            .run(move |c| {
-                let day_filter = (kind == GameKind::Daily).then_some(day.as_str());
-                match games::latest(c, &player, kind, day_filter)? {
-                    // A level asked for in the address starts a game at that
-                    // level, unless the latest game is already one.
-                    Some(game) if level.is_none_or(|l| l == game.level) => full_view(c, &game).map(Some),
-                    _ => Ok(None),
-                }
-            })
-            .await?
-    };
+    let existing = ctx
+        .db
+        .run(move |c| {
+            let day_filter = (kind == GameKind::Daily).then_some(day.as_str());
+            match games::latest(c, &player, kind, day_filter)? {
+                // A level asked for in the address starts a game at that
+                // level, unless the latest game is already one.
+                Some(game) if level.is_none_or(|l| l == game.level) => full_view(c, &game).map(Some),
+                _ => Ok(None),
+            }
+        })
+        .await?;
     match existing {
         Some(view) => Ok(view),
         None => new_game(ctx, kind, level).await,

@@ -239,7 +239,7 @@ pub fn apply_player_move(record: &GameRecord, player_id: &str, text: &str, think
     if game.turn() != Color::White {
         return Err(AppError::NotYourTurn);
     }
-    let mv = parse_long_form(game.position(), text).map_err(|e| AppError::IllegalMove(french_move_error(&e)))?;
+    let mv = parse_long_form(game.position(), text).map_err(|e| AppError::IllegalMove(crate::app::error::move_text_error_fr(&e)))?;
     game.play(&mv).map_err(|e| AppError::IllegalMove(e.to_string()))?;
     let think = clamp_think_ms(think_ms, now_ms - record.last_answer_ms);
     let mut added = vec![(mv.long_form().to_string(), Some(think))];
@@ -331,15 +331,6 @@ fn outcome_json(outcome: Outcome) -> String {
 pub fn db_error(e: rusqlite::Error) -> AppError {
     tracing::error!("database: {e}");
     AppError::Internal
-}
-
-fn french_move_error(e: &crate::engine::MoveTextError) -> String {
-    use crate::engine::MoveTextError::*;
-    match e {
-        Malformed(t) => format!("« {t} » n'est pas un coup (exemples : 32-28, 19x30)"),
-        Illegal(t) => format!("{t} n'est pas un coup permis ici"),
-        Ambiguous(t, alts) => format!("{t} est ambigu : précisez {}", alts.join(" ou ")),
-    }
 }
 
 #[cfg(test)]
