@@ -52,10 +52,10 @@ impl Level {
             // Sees its own captures and the immediate reply, and picks
             // freely among moves that look about as good: it blunders now
             // and then, as a beginner does.
-            Level::Debutant => Limits { depth: 2, nodes: 4_000, tie_margin: 35, table_bits: 12 },
+            Level::Debutant => Limits { depth: 2, nodes: 4_000, tie_margin: 35, table_bits: 10 },
             // Four plies plus captures played out: punishes a hanging piece
             // and finds two-move shots, within a few milliseconds.
-            Level::Intermediaire => Limits { depth: 4, nodes: 25_000, tie_margin: 0, table_bits: 14 },
+            Level::Intermediaire => Limits { depth: 4, nodes: 25_000, tie_margin: 0, table_bits: 12 },
             // As deep as about a second of search allows on one core.
             Level::Fort => Limits { depth: 64, nodes: 5_000_000, tie_margin: 0, table_bits: 20 },
         }

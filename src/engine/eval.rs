@@ -61,6 +61,24 @@ const ROWS: [u64; 10] = {
     rows
 };
 
+/// Bit k of each square's row number: `ROW_NUMBER_BITS[k]` holds the
+/// squares whose row has that bit set.
+const ROW_NUMBER_BITS: [u64; 4] = {
+    let mut masks = [0u64; 4];
+    let mut row = 0;
+    while row < 10 {
+        let mut k = 0;
+        while k < 4 {
+            if row & (1 << k) != 0 {
+                masks[k] |= ROWS[row];
+            }
+            k += 1;
+        }
+        row += 1;
+    }
+    masks
+};
+
 /// The score of `pos` for the side to move. `king_only_plies` is the
 /// 25-move rule's count, which makes a won position worth less the longer
 /// it shuffles.
@@ -86,14 +104,14 @@ fn side_score(pos: &Position, color: Color) -> i32 {
     let empty = pos.empty().0;
     let mut score = men.count_ones() as i32 * MAN + kings.count_ones() as i32 * KING;
 
-    // Rows advanced, counted from the man's own back row.
-    for (row, mask) in ROWS.iter().enumerate() {
-        let advanced = match color {
-            Color::White => 9 - row as i32,
-            Color::Black => row as i32,
-        };
-        score += (men & mask).count_ones() as i32 * advanced * ADVANCE_PER_ROW;
-    }
+    // Rows advanced, counted from the man's own back row: the sum of the
+    // men's row numbers, read bit by bit from the row-number masks.
+    let row_sum: i32 = ROW_NUMBER_BITS.iter().enumerate().map(|(k, mask)| ((men & mask).count_ones() as i32) << k).sum();
+    let advanced = match color {
+        Color::White => 9 * men.count_ones() as i32 - row_sum,
+        Color::Black => row_sum,
+    };
+    score += advanced * ADVANCE_PER_ROW;
     score += (men & CENTRE_SQUARES).count_ones() as i32 * CENTRE;
     if pos.occupied().count() >= GUARD_MIN_PIECES {
         let guard = match color {

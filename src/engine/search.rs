@@ -240,19 +240,21 @@ impl Searcher {
             }
         }
 
-        let moves = pos.legal_moves();
+        let mut moves = MoveList::new();
+        pos.legal_moves_into(&mut moves);
         if moves.is_empty() {
             return -(WIN - ply as i32);
         }
         // A forced reply costs no depth.
         let depth = if moves.len() == 1 && ply < MAX_PLY / 2 { depth + 1 } else { depth };
 
-        let mut order = self.order(&moves, hash_move, ply);
+        let mut scores = Scores::new();
+        self.score_moves(&moves, hash_move, ply, &mut scores);
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut index = 0;
-        while let Some(mv) = next_best(&mut order) {
+        while let Some(mv) = next_best(&mut moves, &mut scores) {
             let child = pos.play_unchecked(&mv);
             let child_key = key_after(pos, position_key, &mv);
             let counters = advance(pos, &mv, king_only);
@@ -337,10 +339,12 @@ impl Searcher {
                 return stand_pat;
             }
         }
-        let moves = pos.legal_moves();
+        let mut moves = MoveList::new();
+        pos.legal_moves_into(&mut moves);
         let next_threat_ply = if forced { threat_ply } else { threat_ply + 1 };
-        let mut order = self.order(&moves, None, ply);
-        while let Some(mv) = next_best(&mut order) {
+        let mut scores = Scores::new();
+        self.score_moves(&moves, None, ply, &mut scores);
+        while let Some(mv) = next_best(&mut moves, &mut scores) {
             let child = pos.play_unchecked(&mv);
             let counters = advance(pos, &mv, king_only);
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, counters, next_threat_ply);
@@ -369,12 +373,12 @@ impl Searcher {
         }
     }
 
-    fn order(&self, moves: &MoveList, hash_move: Option<Move>, ply: usize) -> OrderedMoves {
+    /// Ordering scores, one per move: hash move, then the largest captures,
+    /// killers, then quiet moves by history.
+    fn score_moves(&self, moves: &MoveList, hash_move: Option<Move>, ply: usize, scores: &mut Scores) {
         let killers = self.killers[ply.min(MAX_PLY - 1)];
-        moves
-            .iter()
-            .map(|m| {
-                let score = if Some(*m) == hash_move {
+        scores.extend(moves.iter().map(|m| {
+                if Some(*m) == hash_move {
                     u32::MAX
                 } else if m.is_capture() {
                     u32::MAX - 100 + m.capture_count()
@@ -384,10 +388,8 @@ impl Searcher {
                     u32::MAX - 201
                 } else {
                     self.history[m.from.number() as usize - 1][m.to.number() as usize - 1].min(u32::MAX - 300)
-                };
-                (*m, score)
-            })
-            .collect()
+                }
+            }));
     }
 
     /// The best move and the table's best replies after it.
@@ -414,14 +416,21 @@ impl Searcher {
     }
 }
 
-/// Moves with their ordering scores, on the stack like the move list.
-type OrderedMoves = smallvec::SmallVec<[(Move, u32); 128]>;
+/// Ordering scores beside a move list, on the stack like it.
+type Scores = smallvec::SmallVec<[u32; 128]>;
 
 /// Takes the best-scored move left (selection sort, one step at a time: a
-/// cut-off often comes before the rest need sorting).
-fn next_best(order: &mut OrderedMoves) -> Option<Move> {
-    let (i, _) = order.iter().enumerate().max_by_key(|(i, (_, s))| (*s, std::cmp::Reverse(*i)))?;
-    Some(order.swap_remove(i).0)
+/// cut-off often comes before the rest need sorting); the first of equals.
+fn next_best(moves: &mut MoveList, scores: &mut Scores) -> Option<Move> {
+    let mut best: Option<(usize, u32)> = None;
+    for (i, &s) in scores.iter().enumerate() {
+        if best.is_none_or(|(_, b)| s > b) {
+            best = Some((i, s));
+        }
+    }
+    let (i, _) = best?;
+    scores.swap_remove(i);
+    Some(moves.swap_remove(i))
 }
 
 /// The 25-move count after `mv`.
