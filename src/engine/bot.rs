@@ -57,7 +57,7 @@ impl Level {
             // and finds two-move shots, within a few milliseconds.
             Level::Intermediaire => Limits { depth: 4, nodes: 25_000, tie_margin: 0, table_bits: 12 },
             // As deep as about a second of search allows on one core.
-            Level::Fort => Limits { depth: 64, nodes: 5_000_000, tie_margin: 0, table_bits: 20 },
+            Level::Fort => Limits { depth: 64, nodes: 8_000_000, tie_margin: 0, table_bits: 20 },
         }
     }
 }
