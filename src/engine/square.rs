@@ -53,6 +53,19 @@ impl Square {
         }
     }
 
+    /// The squares strictly between this square and `other` when both lie on
+    /// one diagonal (empty otherwise): what a capture from one to the other
+    /// jumps over.
+    pub fn between(self, other: Square) -> Vec<Square> {
+        let (r0, c0) = (self.row() as i8, self.column() as i8);
+        let (dr, dc) = (other.row() as i8 - r0, other.column() as i8 - c0);
+        if dr.abs() != dc.abs() || dr == 0 {
+            return Vec::new();
+        }
+        let (sr, sc) = (dr.signum(), dc.signum());
+        (1..dr.abs()).filter_map(|i| Square::from_row_column((r0 + sr * i) as u8, (c0 + sc * i) as u8)).collect()
+    }
+
     /// The bit this square occupies in a [`Bitboard`](super::Bitboard): one
     /// unused "ghost" bit after every two rows makes each diagonal step a
     /// constant shift (5 or 6) that falls off the board onto a ghost bit.
@@ -92,6 +105,15 @@ mod tests {
         assert_eq!((s46.row(), s46.column()), (9, 0));
         assert_eq!(Square::new(0), None);
         assert_eq!(Square::new(51), None);
+    }
+
+    #[test]
+    fn between_walks_the_diagonal() {
+        let sq = |n| Square::new(n).unwrap();
+        assert_eq!(sq(46).between(sq(5)), vec![sq(41), sq(37), sq(32), sq(28), sq(23), sq(19), sq(14), sq(10)]);
+        assert_eq!(sq(5).between(sq(46)).len(), 8);
+        assert!(sq(46).between(sq(47)).is_empty());
+        assert!(sq(32).between(sq(28)).is_empty());
     }
 
     #[test]
