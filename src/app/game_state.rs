@@ -57,6 +57,32 @@ pub struct GameView {
     pub needs_pseudonym: bool,
 }
 
+/// The leaderboard of a day's challenge.
+pub fn daily_board(day: &str) -> String {
+    format!("jour:{day}")
+}
+
+/// The leaderboard of free games at one level.
+pub fn free_board(level: Level) -> String {
+    format!("libre:{}", level.name())
+}
+
+/// A day as the site writes it: `YYYY-MM-DD`.
+pub fn day_text(date: time::Date) -> String {
+    format!("{:04}-{:02}-{:02}", date.year(), date.month() as u8, date.day())
+}
+
+/// Reads `YYYY-MM-DD` naming a real date.
+pub fn parse_day(text: &str) -> Option<time::Date> {
+    let b = text.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return None;
+    }
+    let year: i32 = text[0..4].parse().ok()?;
+    let month = time::Month::try_from(text[5..7].parse::<u8>().ok()?).ok()?;
+    time::Date::from_calendar_date(year, month, text[8..10].parse().ok()?).ok()
+}
+
 /// A win is worth this much before pieces and time.
 pub const SCORE_BASE: u64 = 3000;
 /// Each of the player's pieces left at the end (man or king) adds this.
@@ -154,7 +180,7 @@ pub fn notation(game: &Game) -> Vec<String> {
 
 /// The game as a PDN file.
 pub fn pdn(game: &Game, view: &GameView) -> String {
-    let result = match view.outcome.or(game.outcome()) {
+    let result = match game.outcome() {
         Some(Outcome::Win { winner: Color::White, .. }) => "2-0",
         Some(Outcome::Win { winner: Color::Black, .. }) => "0-2",
         Some(Outcome::Draw(_)) => "1-1",

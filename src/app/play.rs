@@ -132,7 +132,9 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
     // page is visible.
     let think_ms = RwSignal::new(0u64);
 
-    let outcome = Memo::new(move |_| state.with(|v| v.outcome).or_else(|| game.with(|g| g.outcome())));
+    // The replay applies a resignation too, so the game alone says how it
+    // ended.
+    let outcome = Memo::new(move |_| game.with(|g| g.outcome()));
     let position = Signal::derive(move || game.with(|g| *g.position()));
     let players_turn = Memo::new(move |_| outcome.get().is_none() && game.with(|g| g.turn() == Color::White));
     let options = Memo::new(move |_| {
@@ -142,7 +144,8 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
             MoveOptions::none()
         }
     });
-    let last_move = Signal::derive(move || game.with(last_computer_move));
+    // A memo: every square reads it, and working it out replays the game.
+    let last_move = Memo::new(move |_| game.with(last_computer_move));
     // A memo, so that the score panel (and its pseudonym form) is not
     // rebuilt when another part of the game state changes.
     let score = Memo::new(move |_| state.with(|v| v.score.clone()));
@@ -198,8 +201,7 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
                             announce.set(format!("L'ordinateur joue {}.", m.text));
                         }
                     }
-                    let finished = next.outcome.or_else(|| replayed.as_ref().and_then(|g| g.outcome()));
-                    if let Some(o) = finished {
+                    if let Some(o) = replayed.as_ref().and_then(|g| g.outcome()) {
                         announce.update(|a| {
                             a.push(' ');
                             a.push_str(&outcome_text(o));

@@ -106,16 +106,14 @@ pub fn reply(game: &Game, level: Level, seed: u64) -> Option<Reply> {
     if game.is_over() {
         return None;
     }
-    let mut rng = rng_for(seed, game.moves().len());
+    let ply = game.moves().len();
     if game.moves_played(game.turn()) < RANDOM_OPENING_MOVES {
         let moves = game.legal_moves();
-        let mv = moves[pick(&mut rng, moves.len())];
+        let mv = moves[pick(&mut rng_for(seed, ply), moves.len())];
         return Some(Reply { mv, search: None });
     }
-    let limits = level.limits();
-    let result = search(game.position(), DrawCounters::of(game), &limits)?;
-    let mv = result.best_moves[pick(&mut rng, result.best_moves.len())];
-    Some(Reply { mv, search: Some(result) })
+    let result = search(game.position(), DrawCounters::of(game), &level.limits())?;
+    Some(Reply { mv: choose(&result, seed, ply), search: Some(result) })
 }
 
 /// A search of `pos` within `limits`, with fresh tables.

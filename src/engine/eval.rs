@@ -179,13 +179,6 @@ fn scale_drawish(pos: &Position, score: i32) -> i32 {
     score
 }
 
-/// The material balance alone, for tests and the command line.
-pub fn material(pos: &Position, color: Color) -> i32 {
-    let men = (pos.pieces(color) & !pos.kings()).count() as i32;
-    let kings = (pos.pieces(color) & pos.kings()).count() as i32;
-    men * MAN + kings * KING
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -95,15 +95,6 @@ impl Game {
         game
     }
 
-    /// Replays `moves` from `start`, checking each.
-    pub fn from_moves(start: Position, moves: &[Move]) -> Result<Game, (usize, GameError)> {
-        let mut game = Game::new(start);
-        for (i, m) in moves.iter().enumerate() {
-            game.play(m).map_err(|e| (i, e))?;
-        }
-        Ok(game)
-    }
-
     pub fn start(&self) -> &Position {
         &self.start
     }

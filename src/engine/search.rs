@@ -410,10 +410,6 @@ impl Searcher {
         }
         pv
     }
-
-    pub fn nodes(&self) -> u64 {
-        self.nodes
-    }
 }
 
 /// Ordering scores beside a move list, on the stack like it.

@@ -109,22 +109,20 @@ pub async fn play_move(ctx: &RequestContext, game_id: String, ply: usize, mv: St
         return Err(AppError::BadRequest("identifiant de partie trop long".into()));
     }
     let record = ctx.db.run(move |c| games::load(c, &game_id)).await?.ok_or(AppError::GameNotFound)?;
-    if record.player_id == ctx.player && record.outcome.is_none() && record.moves.len() != ply {
-        return Err(AppError::Conflict);
-    }
     // The bot's search runs on the blocking pool, without the database lock.
     let player = ctx.player.clone();
-    let played = ctx.search(move || games::apply_player_move(&record, &player, &mv, think_ms, now_ms())).await??;
+    let played = ctx
+        .search(move || {
+            let sent = games::PlayerMove { seen_plies: ply, text: &mv, think_ms };
+            games::apply_player_move(&record, &player, sent, now_ms())
+        })
+        .await??;
     let record = played.record.clone();
     ctx.db.run(move |c| games::save_played(c, &played)).await?;
     if record.outcome.is_some() {
-        let verified = ctx.search({
-            let record = record.clone();
-            move || scores::verify_win(&record)
-        });
-        if let Some(win) = verified.await?? {
-            ctx.db.run(move |c| scores::record(c, &win, now_ms())).await?;
-        }
+        // Verification replays every computer move: it takes a search slot.
+        let _slot = ctx.limits.searches.acquire().await.map_err(|_| AppError::Internal)?;
+        record_score(&ctx.db, record.clone()).await?;
     }
     ctx.db.run(move |c| full_view(c, &record)).await
 }

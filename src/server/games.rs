@@ -220,14 +220,29 @@ pub struct Played {
     pub expected_plies: usize,
 }
 
+/// What the player sent with a move.
+pub struct PlayerMove<'a> {
+    /// Plies of the game the player saw: a move sent from a stale page
+    /// (another tab, a retried request) is refused, not played elsewhere.
+    pub seen_plies: usize,
+    /// The move, long form.
+    pub text: &'a str,
+    /// The player's own count of thinking time.
+    pub think_ms: u64,
+}
+
 /// Checks and plays the player's move, then the computer's reply. Pure
 /// computation: no database, so the bot's search holds no lock.
-pub fn apply_player_move(record: &GameRecord, player_id: &str, text: &str, think_ms: u64, now_ms: i64) -> Result<Played, AppError> {
+pub fn apply_player_move(record: &GameRecord, player_id: &str, sent: PlayerMove<'_>, now_ms: i64) -> Result<Played, AppError> {
+    let PlayerMove { seen_plies, text, think_ms } = sent;
     if record.player_id != player_id {
         return Err(AppError::NotYourGame);
     }
     if record.outcome.is_some() {
         return Err(AppError::GameOver);
+    }
+    if record.moves.len() != seen_plies {
+        return Err(AppError::Conflict);
     }
     if text.len() > 200 {
         return Err(AppError::BadRequest("coup trop long".into()));
@@ -361,7 +376,7 @@ mod tests {
     fn play(db: &Db, id: &str, player: &str, text: &str, now_ms: i64) -> Result<GameRecord, AppError> {
         db.run_blocking(|c| {
             let record = load(c, id)?.ok_or(AppError::GameNotFound)?;
-            let played = apply_player_move(&record, player, text, 5_000, now_ms)?;
+            let played = apply_player_move(&record, player, PlayerMove { seen_plies: record.moves.len(), text, think_ms: 5_000 }, now_ms)?;
             save_played(c, &played)?;
             Ok(played.record)
         })
@@ -407,8 +422,8 @@ mod tests {
     fn two_requests_on_the_same_ply_cannot_fork_the_game() {
         let db = Db::open_in_memory().unwrap();
         let game = new_game(&db, Position::start());
-        let first = apply_player_move(&game, "p1", "32-28", 1_000, 2_000).unwrap();
-        let second = apply_player_move(&game, "p1", "33-29", 1_000, 2_000).unwrap();
+        let first = apply_player_move(&game, "p1", PlayerMove { seen_plies: game.moves.len(), text: "32-28", think_ms: 1_000 }, 2_000).unwrap();
+        let second = apply_player_move(&game, "p1", PlayerMove { seen_plies: game.moves.len(), text: "33-29", think_ms: 1_000 }, 2_000).unwrap();
         db.run_blocking(|c| save_played(c, &first)).unwrap();
         assert_eq!(db.run_blocking(|c| save_played(c, &second)), Err(AppError::Conflict));
         let stored = db.run_blocking(|c| load(c, &game.id)).unwrap().unwrap();
@@ -444,9 +459,12 @@ mod tests {
         // between the two plies): the player may not move.
         let mut waiting = game.clone();
         waiting.moves.push("32-28".into());
-        assert_eq!(apply_player_move(&waiting, "p1", "33-29", 1_000, 2_000).err(), Some(AppError::NotYourTurn));
+        assert_eq!(apply_player_move(&waiting, "p1", PlayerMove { seen_plies: waiting.moves.len(), text: "33-29", think_ms: 1_000 }, 2_000).err(), Some(AppError::NotYourTurn));
+        // A move sent for another ply than the stored one (a stale tab).
+        let stale = PlayerMove { seen_plies: 4, text: "32-28", think_ms: 1_000 };
+        assert_eq!(apply_player_move(&game, "p1", stale, 2_000).err(), Some(AppError::Conflict));
         // The same request twice: the second finds the ply taken.
-        let played = apply_player_move(&game, "p1", "32-28", 1_000, 2_000).unwrap();
+        let played = apply_player_move(&game, "p1", PlayerMove { seen_plies: game.moves.len(), text: "32-28", think_ms: 1_000 }, 2_000).unwrap();
         db.run_blocking(|c| save_played(c, &played)).unwrap();
         assert_eq!(db.run_blocking(|c| save_played(c, &played)), Err(AppError::Conflict));
         let stored = db.run_blocking(|c| load(c, &game.id)).unwrap().unwrap();

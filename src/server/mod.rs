@@ -68,8 +68,7 @@ pub fn now_ms() -> i64 {
 
 /// Today's UTC date, `YYYY-MM-DD`: the daily challenge's key.
 pub fn today_utc() -> String {
-    let d = time::OffsetDateTime::now_utc().date();
-    format!("{:04}-{:02}-{:02}", d.year(), d.month() as u8, d.day())
+    crate::app::game_state::day_text(time::OffsetDateTime::now_utc().date())
 }
 
 /// The whole site: pages, server functions, the bundle, `/sante`.

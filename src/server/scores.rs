@@ -5,7 +5,7 @@
 
 use super::games::{db_error, GameRecord};
 use crate::app::error::AppError;
-use crate::app::game_state::{GameKind, ScoreLine, ScoreView};
+use crate::app::game_state::{daily_board, free_board, GameKind, ScoreLine, ScoreView};
 use crate::engine::bot::Level;
 use crate::engine::{Color, Outcome, WinReason};
 use rusqlite::{params, Connection, OptionalExtension};
@@ -18,8 +18,8 @@ pub const TOP: usize = 100;
 /// The leaderboard a game belongs to.
 pub fn board_of(kind: GameKind, day: &str, level: Level) -> String {
     match kind {
-        GameKind::Daily => format!("jour:{day}"),
-        GameKind::Free => format!("libre:{}", level.name()),
+        GameKind::Daily => daily_board(day),
+        GameKind::Free => free_board(level),
     }
 }
 
@@ -86,7 +86,9 @@ pub fn record(conn: &mut Connection, win: &VerifiedWin, now_ms: i64) -> Result<(
 }
 
 /// Won games whose score is missing (the server stopped between the two
-/// writes): their ids, for the start-up sweep.
+/// writes): their ids, for the start-up sweep. The SQL only narrows the
+/// search to games the player may have won (a White win, not by
+/// resignation); `verify_win` decides.
 pub fn unscored_wins(conn: &Connection) -> Result<Vec<String>, AppError> {
     let mut stmt = conn
         .prepare(

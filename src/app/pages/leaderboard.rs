@@ -2,7 +2,7 @@
 //! boards, one per level.
 
 use crate::app::error::AppError;
-use crate::app::game_state::ScoreLine;
+use crate::app::game_state::{day_text, parse_day, ScoreLine};
 use crate::app::play::clock_text;
 use crate::engine::bot::Level;
 use leptos::prelude::*;
@@ -27,17 +27,18 @@ pub struct LeaderboardView {
 /// A daily board (`day`, today if absent) or a free board (`level`).
 #[server(endpoint = "classement")]
 pub async fn get_leaderboard(day: Option<String>, level: Option<Level>) -> Result<LeaderboardView, AppError> {
+    use crate::app::game_state::{daily_board, free_board};
     use crate::server::{api, db::Db, players, today_utc};
     let db = use_context::<Db>().ok_or(AppError::Internal)?;
     let player = players::current_player(&db).await?;
     let today = today_utc();
     let (board, day) = match (level, day) {
-        (Some(level), _) => (format!("libre:{}", level.name()), None),
+        (Some(level), _) => (free_board(level), None),
         (None, Some(day)) => {
             let day = valid_day(&day).ok_or_else(|| AppError::BadRequest(format!("date invalide : {day:.20}")))?;
-            (format!("jour:{day}"), Some(day))
+            (daily_board(&day), Some(day))
         }
-        (None, None) => (format!("jour:{today}"), Some(today.clone())),
+        (None, None) => (daily_board(&today), Some(today.clone())),
     };
     let found = api::leaderboard(&db, player, board).await?;
     Ok(LeaderboardView { day, level, today, top: found.top, mine: found.mine })
@@ -45,24 +46,12 @@ pub async fn get_leaderboard(day: Option<String>, level: Option<Level>) -> Resul
 
 /// `YYYY-MM-DD` naming a real date.
 pub fn valid_day(text: &str) -> Option<String> {
-    let b = text.as_bytes();
-    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
-        return None;
-    }
-    let year: i32 = text[0..4].parse().ok()?;
-    let month: u8 = text[5..7].parse().ok()?;
-    let day: u8 = text[8..10].parse().ok()?;
-    let month = time::Month::try_from(month).ok()?;
-    time::Date::from_calendar_date(year, month, day).ok()?;
-    Some(text.to_string())
+    parse_day(text).map(day_text)
 }
 
 /// The day before or after `day`.
 pub fn shift_day(day: &str, delta: i64) -> Option<String> {
-    let month = time::Month::try_from(day.get(5..7)?.parse::<u8>().ok()?).ok()?;
-    let date = time::Date::from_calendar_date(day.get(0..4)?.parse().ok()?, month, day.get(8..10)?.parse().ok()?).ok()?;
-    let shifted = date.checked_add(time::Duration::days(delta))?;
-    Some(format!("{:04}-{:02}-{:02}", shifted.year(), shifted.month() as u8, shifted.day()))
+    parse_day(day)?.checked_add(time::Duration::days(delta)).map(day_text)
 }
 
 #[component]

@@ -58,7 +58,8 @@ fn Replay(game: GameView) -> impl IntoView {
     let shown_positions = positions.clone();
     let position = Signal::derive(move || shown_positions[ply.get()]);
     let path_positions = positions.clone();
-    let last_move = Signal::derive(move || {
+    // A memo: every square reads it, and it finds the capture's path.
+    let last_move = Memo::new(move |_| {
         let p = ply.get();
         (p > 0).then(|| ShownMove::new(&path_positions[p - 1], &moves[p - 1]))
     });
@@ -66,7 +67,7 @@ fn Replay(game: GameView) -> impl IntoView {
         GameKind::Daily => format!("Défi du {}", game.day),
         GameKind::Free => format!("Partie libre du {} — niveau {}", game.day, game.level.label()),
     };
-    let result = game.outcome.or(replayed.outcome()).map(outcome_text).unwrap_or_else(|| "Partie en cours.".into());
+    let result = replayed.outcome().map(outcome_text).unwrap_or_else(|| "Partie en cours.".into());
     let score = game.score.clone().map(|s| {
         format!(
             "Score : {} ({SCORE_BASE} + {} pièces × {SCORE_PER_PIECE} − {} s). Temps de jeu : {}.",
