@@ -2,7 +2,7 @@
 
 use dames::engine::bot::{self, daily_seed, Level};
 use dames::engine::search::DrawCounters;
-use dames::engine::{parse_long_form, Game, Move, Position};
+use dames::engine::{parse_long_form, Color, Game, Move, Position};
 
 /// Plays a game where White's moves come from `white` and Black is the bot
 /// under test; returns Black's replies.
@@ -134,4 +134,80 @@ fn replies_replay_from_long_form() {
         assert_eq!(parse_long_form(game.position(), &text), Ok(mv));
         game.play(&mv).unwrap();
     }
+}
+
+/// A game of `plies` plies where White plays its first legal move and Black
+/// is the bot.
+fn game_against_bot(seed: u64, level: Level, plies: usize) -> Game {
+    let mut game = Game::default();
+    while !game.is_over() && game.moves().len() < plies {
+        let mv = if game.turn() == Color::White { first_move(&game) } else { bot::reply(&game, level, seed).unwrap().mv };
+        game.play(&mv).unwrap();
+    }
+    game
+}
+
+/// `game` with the move at `ply` replaced by another legal one, the rest
+/// kept as far as it stays legal.
+fn with_move_changed(game: &Game, ply: usize) -> Game {
+    let mut changed = Game::new(*game.start());
+    for (i, mv) in game.moves().iter().enumerate() {
+        let mv = if i == ply { *changed.legal_moves().iter().find(|m| *m != mv).expect("another move") } else { *mv };
+        if changed.play(&mv).is_err() {
+            break;
+        }
+    }
+    changed
+}
+
+#[test]
+fn verification_accepts_the_bots_games_on_any_number_of_threads() {
+    let seed = daily_seed("2026-11-29");
+    let game = game_against_bot(seed, Level::Intermediaire, 60);
+    for threads in [1, 2, 3, 8] {
+        assert_eq!(bot::verify_replies(&game, Color::Black, Level::Intermediaire, seed, threads), Ok(()));
+    }
+    // Another seed or level is another bot: its random opening differs.
+    assert!(bot::verify_replies(&game, Color::Black, Level::Intermediaire, seed + 1, 2).is_err());
+    assert!(bot::verify_replies(&game, Color::Black, Level::Debutant, seed, 2).is_err());
+}
+
+/// The first ply from `from` on where `side` moves and has a choice.
+fn ply_with_a_choice(game: &Game, from: usize, side: Color) -> usize {
+    let mut replay = Game::new(*game.start());
+    for (ply, mv) in game.moves().iter().enumerate() {
+        if ply >= from && replay.turn() == side && replay.legal_moves().len() >= 2 {
+            return ply;
+        }
+        replay.play(mv).unwrap();
+    }
+    panic!("no choice for {side:?} after ply {from}");
+}
+
+#[test]
+fn verification_reports_the_earliest_move_that_is_not_the_bots() {
+    let seed = 11;
+    let game = game_against_bot(seed, Level::Intermediaire, 60);
+    // Two of Black's moves replaced: the replay after the first is another
+    // game, whose later bot moves may differ too, but the first replaced
+    // one is the first wrong one, whichever thread finds what.
+    let (first, second) = (ply_with_a_choice(&game, 19, Color::Black), ply_with_a_choice(&game, 39, Color::Black));
+    let forged = with_move_changed(&with_move_changed(&game, second), first);
+    assert!(forged.moves().len() > first);
+    for threads in [1, 2, 5] {
+        let err = bot::verify_replies(&forged, Color::Black, Level::Intermediaire, seed, threads).unwrap_err();
+        assert_eq!(err.ply, first);
+        assert_eq!(err.played, forged.moves()[first]);
+        assert_eq!(err.expected, Some(game.moves()[first]));
+    }
+    // White's moves are the player's: changing the last one is no mismatch
+    // (no bot reply follows it).
+    let last_white = ply_with_a_choice(&game, game.moves().len() - 2, Color::White);
+    let mut late = Game::new(*game.start());
+    for mv in &game.moves()[..last_white] {
+        late.play(mv).unwrap();
+    }
+    let other = *late.legal_moves().iter().find(|m| **m != game.moves()[last_white]).unwrap();
+    late.play(&other).unwrap();
+    assert_eq!(bot::verify_replies(&late, Color::Black, Level::Intermediaire, seed, 2), Ok(()));
 }

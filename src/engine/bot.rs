@@ -7,12 +7,14 @@
 //! server or the browser replays the same game to the same replies.
 
 use super::search::{DrawCounters, Limits, SearchResult, Searcher};
-use super::{Game, Move, Position};
+use super::{Color, Game, Move, Position};
 use rand_core::RngCore;
 use rand_pcg::Pcg32;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 /// The bot's first moves of a game drawn at random among the legal moves:
 /// games start differently without any opening book.
@@ -52,12 +54,12 @@ impl Level {
             // Sees its own captures and the immediate reply, and picks
             // freely among moves that look about as good: it blunders now
             // and then, as a beginner does.
-            Level::Debutant => Limits { depth: 2, nodes: 4_000, tie_margin: 35, table_bits: 10 },
+            Level::Debutant => Limits { depth: 2, nodes: 4_000, tie_margin: 35, table_bits: 10, threat_plies: 2 },
             // Four plies plus captures played out: punishes a hanging piece
             // and finds two-move shots, within a few milliseconds.
-            Level::Intermediaire => Limits { depth: 4, nodes: 25_000, tie_margin: 0, table_bits: 12 },
+            Level::Intermediaire => Limits { depth: 4, nodes: 25_000, tie_margin: 0, table_bits: 12, threat_plies: 2 },
             // As deep as about a second of search allows on one core.
-            Level::Fort => Limits { depth: 64, nodes: 8_000_000, tie_margin: 0, table_bits: 20 },
+            Level::Fort => Limits { depth: 64, nodes: 8_000_000, tie_margin: 0, table_bits: 20, threat_plies: 2 },
         }
     }
 }
@@ -114,6 +116,77 @@ pub fn reply(game: &Game, level: Level, seed: u64) -> Option<Reply> {
     }
     let result = search(game.position(), DrawCounters::of(game), &level.limits())?;
     Some(Reply { mv: choose(&result, seed, ply), search: Some(result) })
+}
+
+/// A move of the bot's side in a game that is not the bot's reply.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct NotTheBotsMove {
+    /// Index of the move in the game.
+    pub ply: usize,
+    pub played: Move,
+    pub expected: Option<Move>,
+}
+
+impl fmt::Display for NotTheBotsMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ply {}: {} is not the computer's move (", self.ply, self.played.long_form())?;
+        match &self.expected {
+            Some(m) => write!(f, "it plays {})", m.long_form()),
+            None => f.write_str("it has none)"),
+        }
+    }
+}
+
+impl std::error::Error for NotTheBotsMove {}
+
+/// Checks that every move `bot_side` played in `game` is the bot's reply at
+/// `level` with `seed`, recomputing each one on up to `threads` threads.
+///
+/// Each reply follows from the game before it alone (fresh tables, a
+/// generator per ply), so the replies can be recomputed in any order and in
+/// parallel. On a mismatch, the earliest one is reported. Pass one thread
+/// where threads cannot be spawned (the browser).
+pub fn verify_replies(game: &Game, bot_side: Color, level: Level, seed: u64, threads: usize) -> Result<(), NotTheBotsMove> {
+    // The game before each of the bot's moves.
+    let mut before = Vec::new();
+    let mut prefix = Game::new(*game.start());
+    for (ply, mv) in game.moves().iter().enumerate() {
+        if prefix.turn() == bot_side {
+            before.push((ply, prefix.clone(), *mv));
+        }
+        prefix.play(mv).expect("a game holds legal moves only");
+    }
+    let check = |(ply, prefix, played): &(usize, Game, Move)| {
+        let expected = reply(prefix, level, seed).map(|r| r.mv);
+        (expected != Some(*played)).then(|| NotTheBotsMove { ply: *ply, played: *played, expected })
+    };
+    let threads = threads.clamp(1, before.len().max(1));
+    if threads == 1 {
+        return before.iter().find_map(check).map_or(Ok(()), Err);
+    }
+    // Work is handed out one reply at a time: replies differ a hundredfold
+    // in cost, so a fixed split would leave a thread idle.
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let mismatches = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                while !failed.load(Ordering::Relaxed) {
+                    let Some(item) = before.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
+                    if let Some(mismatch) = check(item) {
+                        failed.store(true, Ordering::Relaxed);
+                        mismatches.lock().unwrap_or_else(|e| e.into_inner()).push(mismatch);
+                    }
+                }
+            });
+        }
+    });
+    // Replies are taken in order and each one taken is checked to the end,
+    // so every reply before a mismatch has been checked: the earliest found
+    // is the earliest there is.
+    let found = mismatches.into_inner().unwrap_or_else(|e| e.into_inner());
+    found.into_iter().min_by_key(|m| m.ply).map_or(Ok(()), Err)
 }
 
 /// A search of `pos` within `limits`, with fresh tables.

@@ -18,9 +18,6 @@ pub const WIN_THRESHOLD: i32 = WIN - 1_000;
 const INFINITY: i32 = WIN + 1;
 /// Deepest ply the search may reach, extensions and quiescence included.
 const MAX_PLY: usize = 96;
-/// Quiescence plies in which a threatened side may answer with a quiet
-/// move instead of standing pat.
-const THREAT_PLIES: u32 = 2;
 
 /// How far the search may go.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -33,6 +30,9 @@ pub struct Limits {
     pub tie_margin: i32,
     /// log2 of the transposition table's entry count.
     pub table_bits: u32,
+    /// Quiescence plies in which a side threatened with a capture may
+    /// answer with a quiet move instead of standing pat.
+    pub threat_plies: u32,
 }
 
 /// What the search found.
@@ -104,6 +104,7 @@ pub struct Searcher {
     killers: [[Option<Move>; 2]; MAX_PLY],
     history: Box<[[u32; 50]; 50]>,
     root_counters: DrawCounters,
+    threat_plies: u32,
 }
 
 impl Searcher {
@@ -118,6 +119,7 @@ impl Searcher {
             killers: [[None; 2]; MAX_PLY],
             history: Box::new([[0; 50]; 50]),
             root_counters: DrawCounters::default(),
+            threat_plies: limits.threat_plies,
         }
     }
 
@@ -329,7 +331,7 @@ impl Searcher {
         if ply >= MAX_PLY - 1 {
             return evaluate(pos, king_only);
         }
-        let threatened = !forced && threat_ply < THREAT_PLIES && pos.with_turn(!pos.turn()).has_capture();
+        let threatened = !forced && threat_ply < self.threat_plies && pos.with_turn(!pos.turn()).has_capture();
         let mut best = -INFINITY;
         if !forced {
             let stand_pat = evaluate(pos, king_only);
@@ -469,7 +471,7 @@ const fn splitmix64(state: &mut u64) -> u64 {
 
 /// Random keys for (piece kind, bit) and the side to move, fixed at compile
 /// time so every build hashes alike.
-const KEYS: [[u64; 64]; 4] = {
+static KEYS: [[u64; 64]; 4] = {
     let mut keys = [[0u64; 64]; 4];
     let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut kind = 0;
@@ -487,7 +489,7 @@ const BLACK_TO_MOVE: u64 = 0xD1B5_4A32_D192_ED03;
 
 /// Keys for the 25-move count (0 to 50), mixed into the table's key.
 /// Count 0 adds nothing, so positions after a man move share entries.
-const COUNTER_KEYS: [u64; KING_MOVES_DRAW_PLIES as usize + 1] = {
+static COUNTER_KEYS: [u64; KING_MOVES_DRAW_PLIES as usize + 1] = {
     let mut keys = [0u64; KING_MOVES_DRAW_PLIES as usize + 1];
     let mut state: u64 = 0x243F_6A88_85A3_08D3;
     let mut i = 1;

@@ -17,6 +17,8 @@ use std::time::Instant;
 use tower::ServiceExt;
 
 const PLAYERS: usize = 100_000;
+/// The long game whose verification is timed.
+const LONG_GAME_PLIES: usize = 150;
 
 /// Well-formed uuids, so that a cookie can name them.
 fn player_id(i: usize) -> String {
@@ -86,13 +88,20 @@ pub async fn run(out: &mut dyn Write) -> Result<(), Box<dyn std::error::Error>> 
         percentile(&mut times, 0.99)
     )?;
 
-    // A long game: White is the beginner bot, Black the daily bot.
-    let mut game = Game::default();
-    while !game.is_over() && game.moves().len() < 150 {
-        let level = if game.turn() == crate::engine::Color::White { Level::Debutant } else { Level::Intermediaire };
-        let mv = bot::reply(&game, level, 99).expect("a move").mv;
-        game.play(&mv)?;
-    }
+    // A long game: 150 plies, 75 replies of the daily bot to another
+    // intermediaire (the first seed whose game lasts that long).
+    let game = (1..)
+        .map(|white_seed| {
+            let mut game = Game::default();
+            while !game.is_over() && game.moves().len() < LONG_GAME_PLIES {
+                let seed = if game.turn() == crate::engine::Color::White { white_seed } else { 99 };
+                let mv = bot::reply(&game, Level::Intermediaire, seed).expect("a move").mv;
+                game.play(&mv).expect("the bot plays legal moves");
+            }
+            game
+        })
+        .find(|game| game.moves().len() == LONG_GAME_PLIES)
+        .expect("some game lasts");
     let record = GameRecord {
         id: "bench".into(),
         player_id: player_id(0),
@@ -107,8 +116,9 @@ pub async fn run(out: &mut dyn Write) -> Result<(), Box<dyn std::error::Error>> 
         last_answer_ms: 0,
         created_at: 0,
     };
-    let mut legality = Vec::new();
-    let mut verified = Vec::new();
+    let (mut legality, mut verified, mut one_thread) = (Vec::new(), Vec::new(), Vec::new());
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let replay = record.replay()?;
     for _ in 0..20 {
         let t = Instant::now();
         record.replay()?;
@@ -116,13 +126,17 @@ pub async fn run(out: &mut dyn Write) -> Result<(), Box<dyn std::error::Error>> 
         let t = Instant::now();
         record.replay_verified()?;
         verified.push(t.elapsed().as_secs_f64() * 1000.0);
+        let t = Instant::now();
+        bot::verify_replies(&replay, crate::engine::Color::Black, record.level, record.seed, 1)?;
+        one_thread.push(t.elapsed().as_secs_f64() * 1000.0);
     }
     writeln!(
         out,
-        "replay of a {}-ply game: legality {:.2} ms; with every computer move recomputed {:.2} ms (p50)",
+        "replay of a {}-ply game: legality {:.2} ms; with every computer move recomputed {:.2} ms on {threads} threads, {:.2} ms on one (p50)",
         record.moves.len(),
         percentile(&mut legality, 0.5),
-        percentile(&mut verified, 0.5)
+        percentile(&mut verified, 0.5),
+        percentile(&mut one_thread, 0.5)
     )?;
     drop(app);
     drop(db);
