@@ -50,6 +50,12 @@ impl Position {
         sides.capturing_men() != 0 || sides.kings_can_capture()
     }
 
+    /// Whether the side to move has a move that captures nothing, whether or
+    /// not a capture is mandatory.
+    pub fn has_quiet_move(&self) -> bool {
+        Sides::of(self).has_quiet_move()
+    }
+
     /// Whether the side to move has any legal move.
     pub fn has_legal_move(&self) -> bool {
         let sides = Sides::of(self);

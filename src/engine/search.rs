@@ -157,7 +157,7 @@ impl Searcher {
             }
             order.sort_by_key(|m| std::cmp::Reverse(scored.iter().find(|(s, _)| s == m).map_or(-INFINITY, |(_, v)| *v)));
             result = SearchResult {
-                pv: self.principal_variation(pos, best),
+                pv: vec![best],
                 best_moves,
                 score: best_score,
                 depth,
@@ -168,6 +168,10 @@ impl Searcher {
             }
         }
         result.nodes = self.nodes;
+        // Read from the table once, at the end: the best replies it holds
+        // after the best move (a last iteration cut short by the node limit
+        // may have refined some of them).
+        result.pv = self.principal_variation(pos, result.pv[0]);
         Some(result)
     }
 
@@ -322,7 +326,7 @@ impl Searcher {
             return 0;
         }
         let forced = pos.has_capture();
-        if !forced && !pos.has_legal_move() {
+        if !forced && !pos.has_quiet_move() {
             return -(WIN - ply as i32);
         }
         if let Some(score) = self.rule_draw(ply, king_only) {
@@ -331,13 +335,14 @@ impl Searcher {
         if ply >= MAX_PLY - 1 {
             return evaluate(pos, king_only);
         }
-        let threatened = !forced && threat_ply < self.threat_plies && pos.with_turn(!pos.turn()).has_capture();
         let mut best = -INFINITY;
         if !forced {
             let stand_pat = evaluate(pos, king_only);
             // Threatened, standing pat is only a guess: trust it when it is
-            // already good enough, otherwise look for a defence.
-            if !threatened || stand_pat >= beta {
+            // already good enough, otherwise look for a defence. (The threat
+            // is looked for last: it costs more than the evaluation.)
+            let threatened = || threat_ply < self.threat_plies && pos.with_turn(!pos.turn()).has_capture();
+            if stand_pat >= beta || !threatened() {
                 return stand_pat;
             }
         }
@@ -345,8 +350,14 @@ impl Searcher {
         pos.legal_moves_into(&mut moves);
         let next_threat_ply = if forced { threat_ply } else { threat_ply + 1 };
         let mut scores = Scores::new();
-        self.score_moves(&moves, None, ply, &mut scores);
-        while let Some(mv) = next_best(&mut moves, &mut scores) {
+        // Captures are tried as generated: the majority rule leaves only
+        // captures of the same size, so there is nothing to order them by.
+        if !forced {
+            self.score_moves(&moves, None, ply, &mut scores);
+        }
+        let mut generated = 0;
+        while let Some(mv) = if forced { moves.get(generated).copied() } else { next_best(&mut moves, &mut scores) } {
+            generated += 1;
             let child = pos.play_unchecked(&mv);
             let counters = advance(pos, &mv, king_only);
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, counters, next_threat_ply);
@@ -420,15 +431,15 @@ type Scores = smallvec::SmallVec<[u32; 128]>;
 /// Takes the best-scored move left (selection sort, one step at a time: a
 /// cut-off often comes before the rest need sorting); the first of equals.
 fn next_best(moves: &mut MoveList, scores: &mut Scores) -> Option<Move> {
-    let mut best: Option<(usize, u32)> = None;
-    for (i, &s) in scores.iter().enumerate() {
-        if best.is_none_or(|(_, b)| s > b) {
-            best = Some((i, s));
+    let first = *scores.first()?;
+    let (mut best, mut best_score) = (0, first);
+    for (i, &s) in scores.iter().enumerate().skip(1) {
+        if s > best_score {
+            (best, best_score) = (i, s);
         }
     }
-    let (i, _) = best?;
-    scores.swap_remove(i);
-    Some(moves.swap_remove(i))
+    scores.swap_remove(best);
+    Some(moves.swap_remove(best))
 }
 
 /// The 25-move count after `mv`.
