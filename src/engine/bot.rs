@@ -169,18 +169,21 @@ pub fn verify_replies(game: &Game, bot_side: Color, level: Level, seed: u64, thr
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
     let mismatches = Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                while !failed.load(Ordering::Relaxed) {
-                    let Some(item) = before.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
-                    if let Some(mismatch) = check(item) {
-                        failed.store(true, Ordering::Relaxed);
-                        mismatches.lock().unwrap_or_else(|e| e.into_inner()).push(mismatch);
-                    }
-                }
-            });
+    let work = || {
+        while !failed.load(Ordering::Relaxed) {
+            let Some(item) = before.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
+            if let Some(mismatch) = check(item) {
+                failed.store(true, Ordering::Relaxed);
+                mismatches.lock().unwrap_or_else(|e| e.into_inner()).push(mismatch);
+            }
         }
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..threads {
+            scope.spawn(work);
+        }
+        // The calling thread is one of the workers.
+        work();
     });
     // Replies are taken in order and each one taken is checked to the end,
     // so every reply before a mismatch has been checked: the earliest found

@@ -31,6 +31,18 @@ impl Position {
         }
     }
 
+    /// The legal captures, written into `list` (emptied first): empty when
+    /// there is none, and then quiet moves are legal. The search's
+    /// quiescence uses this form, which tells whether a capture is forced
+    /// and lists them in one pass.
+    pub fn captures_into(&self, list: &mut MoveList) {
+        list.clear();
+        let sides = Sides::of(self);
+        if sides.capturing_men() != 0 || sides.kings_can_capture() {
+            CaptureGenerator::new(&sides, list).generate();
+        }
+    }
+
     /// The number of legal moves, without building quiet moves (for bulk
     /// perft and mobility).
     pub fn count_legal_moves(&self) -> usize {

@@ -140,7 +140,7 @@ impl Searcher {
         };
         let mut order: Vec<Move> = root_moves.to_vec();
         for depth in 1..=limits.depth.max(1) {
-            let Some((scored, best_score)) = self.root(pos, key, &order, depth as i32, limits.tie_margin) else {
+            let Some((mut scored, best_score)) = self.root(pos, key, &order, depth as i32, limits.tie_margin) else {
                 break;
             };
             // Keep legal-move order among the equals (so the seeded draw
@@ -155,7 +155,10 @@ impl Searcher {
             if let Some(i) = best_moves.iter().position(|m| *m == best) {
                 best_moves[..=i].rotate_right(1);
             }
-            order.sort_by_key(|m| std::cmp::Reverse(scored.iter().find(|(s, _)| s == m).map_or(-INFINITY, |(_, v)| *v)));
+            // `scored` follows `order`: a stable sort keeps equals in the
+            // order they were searched.
+            scored.sort_by_key(|(_, v)| std::cmp::Reverse(*v));
+            order = scored.into_iter().map(|(m, _)| m).collect();
             result = SearchResult {
                 pv: vec![best],
                 best_moves,
@@ -325,7 +328,9 @@ impl Searcher {
         if self.aborted {
             return 0;
         }
-        let forced = pos.has_capture();
+        let mut moves = MoveList::new();
+        pos.captures_into(&mut moves);
+        let forced = !moves.is_empty();
         if !forced && !pos.has_quiet_move() {
             return -(WIN - ply as i32);
         }
@@ -346,13 +351,12 @@ impl Searcher {
                 return stand_pat;
             }
         }
-        let mut moves = MoveList::new();
-        pos.legal_moves_into(&mut moves);
         let next_threat_ply = if forced { threat_ply } else { threat_ply + 1 };
         let mut scores = Scores::new();
         // Captures are tried as generated: the majority rule leaves only
         // captures of the same size, so there is nothing to order them by.
         if !forced {
+            pos.legal_moves_into(&mut moves);
             self.score_moves(&moves, None, ply, &mut scores);
         }
         let mut generated = 0;
