@@ -161,7 +161,7 @@ pub fn verify_replies(game: &Game, bot_side: Color, level: Level, seed: u64, thr
     }
     let check = |(ply, prefix, played): &(usize, Game, Move)| {
         let expected = reply(prefix, level, seed).map(|r| r.mv);
-        (expected != Some(*played)).then(|| NotTheBotsMove { ply: *ply, played: *played, expected })
+        (expected != Some(*played)).then_some(NotTheBotsMove { ply: *ply, played: *played, expected })
     };
     let threads = threads.clamp(1, before.len().max(1));
     if threads == 1 {

@@ -120,17 +120,18 @@ pub async fn play_move(ctx: &RequestContext, game_id: String, ply: usize, mv: St
     let record = played.record.clone();
     ctx.db.run(move |c| games::save_played(c, &played)).await?;
     if record.outcome.is_some() {
-        // Verification replays every computer move: it takes a search slot.
-        let _slot = ctx.limits.searches.acquire().await.map_err(|_| AppError::Internal)?;
-        record_score(&ctx.db, record.clone()).await?;
+        // Verification recomputes every computer move, on as many threads as
+        // it got search slots.
+        let slots = ctx.limits.verification_slots().await?;
+        record_score(&ctx.db, record.clone(), slots.num_permits()).await?;
     }
     ctx.db.run(move |c| full_view(c, &record)).await
 }
 
 /// Verifies a finished game and stores its score if the player won.
 /// Idempotent: the start-up sweep calls it for wins left unscored.
-pub async fn record_score(db: &Db, record: GameRecord) -> Result<(), AppError> {
-    let verified = tokio::task::spawn_blocking(move || scores::verify_win(&record))
+pub async fn record_score(db: &Db, record: GameRecord, threads: usize) -> Result<(), AppError> {
+    let verified = tokio::task::spawn_blocking(move || scores::verify_win(&record, threads))
         .await
         .map_err(|_| AppError::Internal)??;
     if let Some(win) = verified {
@@ -140,7 +141,8 @@ pub async fn record_score(db: &Db, record: GameRecord) -> Result<(), AppError> {
 }
 
 /// Scores the wins a crash left unscored; a game that fails its check is
-/// logged and skipped, never blocks the others.
+/// logged and skipped, never blocks the others. It runs beside the live
+/// site, so it verifies on one thread.
 pub async fn sweep_unscored(db: &Db) -> Result<usize, AppError> {
     let ids = db.run(|c| scores::unscored_wins(c)).await?;
     let mut done = 0;
@@ -150,7 +152,7 @@ pub async fn sweep_unscored(db: &Db) -> Result<usize, AppError> {
             db.run(move |c| games::load(c, &id)).await
         };
         match loaded {
-            Ok(Some(record)) => match record_score(db, record).await {
+            Ok(Some(record)) => match record_score(db, record, 1).await {
                 Ok(()) => done += 1,
                 Err(e) => tracing::error!(game = %id, "score not recorded: {e}"),
             },

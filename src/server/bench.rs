@@ -118,16 +118,15 @@ pub async fn run(out: &mut dyn Write) -> Result<(), Box<dyn std::error::Error>> 
     };
     let (mut legality, mut verified, mut one_thread) = (Vec::new(), Vec::new(), Vec::new());
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let replay = record.replay()?;
     for _ in 0..20 {
         let t = Instant::now();
         record.replay()?;
         legality.push(t.elapsed().as_secs_f64() * 1000.0);
         let t = Instant::now();
-        record.replay_verified()?;
+        record.replay_verified(threads)?;
         verified.push(t.elapsed().as_secs_f64() * 1000.0);
         let t = Instant::now();
-        bot::verify_replies(&replay, crate::engine::Color::Black, record.level, record.seed, 1)?;
+        record.replay_verified(1)?;
         one_thread.push(t.elapsed().as_secs_f64() * 1000.0);
     }
     writeln!(

@@ -61,11 +61,10 @@ impl GameRecord {
 
     /// The stored moves replayed through the rules, and each computer move
     /// recomputed from the seed and level: the proof behind a score. The
-    /// replies are recomputed on every core, as they do not depend on each
-    /// other.
-    pub fn replay_verified(&self) -> Result<Game, AppError> {
+    /// replies do not depend on each other: they are recomputed on up to
+    /// `threads` threads.
+    pub fn replay_verified(&self, threads: usize) -> Result<Game, AppError> {
         let game = self.replay()?;
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         bot::verify_replies(&game, Color::Black, self.level, self.seed, threads).map_err(|e| self.corrupt(e))?;
         Ok(game)
     }
@@ -387,7 +386,7 @@ mod tests {
         assert_eq!(after.active_ms, 2_000, "clamped to the 2 s the server saw");
         let stored = db.run_blocking(|c| load(c, &game.id)).unwrap().unwrap();
         assert_eq!(stored, after);
-        stored.replay_verified().unwrap();
+        stored.replay_verified(2).unwrap();
     }
 
     #[test]
@@ -480,6 +479,6 @@ mod tests {
         let db = Db::open_in_memory().unwrap();
         let game = new_game(&db, Position::from_fen("B:W40,45:B10,15").unwrap());
         assert_eq!(game.moves.len(), 1);
-        game.replay_verified().unwrap();
+        game.replay_verified(2).unwrap();
     }
 }

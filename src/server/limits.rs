@@ -51,6 +51,18 @@ impl RateLimits {
         check(&self.moves_by_player, &self.moves_by_address, player, address)
     }
 
+    /// Search slots for verifying a finished game: one, waited for, and
+    /// every other slot free at that moment, since its replies can be
+    /// recomputed side by side. Other players' searches never wait behind
+    /// more than the cores that were idle anyway.
+    pub async fn verification_slots(&self) -> Result<tokio::sync::SemaphorePermit<'_>, AppError> {
+        let mut slots = self.searches.acquire().await.map_err(|_| AppError::Internal)?;
+        while let Ok(idle) = self.searches.try_acquire() {
+            slots.merge(idle);
+        }
+        Ok(slots)
+    }
+
     /// Forgets keys whose buckets are full again, so memory stays bounded.
     pub fn forget_idle(&self) {
         self.games_by_player.retain_recent();
@@ -109,5 +121,21 @@ mod tests {
         assert_eq!(network_of(a), network_of(b));
         let games = (0..50).filter(|_| limits.check_new_game("p", None).is_ok()).count();
         assert!((10..15).contains(&games), "{games}");
+    }
+
+    #[tokio::test]
+    async fn verification_takes_every_idle_search_slot_and_no_busy_one() {
+        let limits = RateLimits { searches: Arc::new(Semaphore::new(3)), ..RateLimits::default() };
+        {
+            let all = limits.verification_slots().await.unwrap();
+            assert_eq!(all.num_permits(), 3);
+            assert_eq!(limits.searches.available_permits(), 0);
+        }
+        assert_eq!(limits.searches.available_permits(), 3, "given back whole");
+        let busy = limits.searches.acquire().await.unwrap();
+        let idle = limits.verification_slots().await.unwrap();
+        assert_eq!(idle.num_permits(), 2);
+        drop((busy, idle));
+        assert_eq!(limits.searches.available_permits(), 3);
     }
 }

@@ -34,14 +34,15 @@ pub struct VerifiedWin {
     pub seconds: u64,
 }
 
-/// Replays `record` with every computer move recomputed. `Ok(None)` when
-/// the game is not a win of the player's.
-pub fn verify_win(record: &GameRecord) -> Result<Option<VerifiedWin>, AppError> {
+/// Replays `record` with every computer move recomputed on up to
+/// `threads` threads. `Ok(None)` when the game is not a win of the
+/// player's.
+pub fn verify_win(record: &GameRecord, threads: usize) -> Result<Option<VerifiedWin>, AppError> {
     let won = matches!(record.outcome, Some(Outcome::Win { winner: Color::White, reason }) if reason != WinReason::Resignation);
     if !won {
         return Ok(None);
     }
-    let game = record.replay_verified()?;
+    let game = record.replay_verified(threads)?;
     if game.outcome() != record.outcome {
         tracing::error!(game = %record.id, "stored outcome differs from the replay");
         return Err(AppError::Internal);
@@ -195,6 +196,10 @@ mod tests {
     use super::*;
     use crate::server::db::Db;
 
+    fn verify_win_on_two(record: &GameRecord) -> Result<Option<VerifiedWin>, AppError> {
+        verify_win(record, 2)
+    }
+
     fn record_of(fen: &str, moves: &[&str], outcome: Option<Outcome>) -> GameRecord {
         GameRecord {
             id: "g".into(),
@@ -216,24 +221,24 @@ mod tests {
     fn only_a_verified_win_scores() {
         let white_wins = Some(Outcome::Win { winner: Color::White, reason: WinReason::NoPieces });
         let won = record_of("W:WK47,40:B9,12,33", &["47x26{9,12,33}"], white_wins);
-        let win = verify_win(&won).unwrap().unwrap();
+        let win = verify_win_on_two(&won).unwrap().unwrap();
         assert_eq!((win.pieces, win.seconds, win.score), (2, 61, 3000 + 600 - 61));
         assert_eq!(win.board, "jour:2026-11-29");
 
         // Lost, drawn, resigned, unfinished: no score.
         let black_wins = Some(Outcome::Win { winner: Color::Black, reason: WinReason::NoPieces });
-        assert_eq!(verify_win(&record_of("W:WK47,40:B9,12,33", &[], black_wins)).unwrap(), None);
+        assert_eq!(verify_win_on_two(&record_of("W:WK47,40:B9,12,33", &[], black_wins)).unwrap(), None);
         let draw = Some(Outcome::Draw(crate::engine::DrawReason::KingMoves));
-        assert_eq!(verify_win(&record_of("W:WK47,40:B9,12,33", &[], draw)).unwrap(), None);
+        assert_eq!(verify_win_on_two(&record_of("W:WK47,40:B9,12,33", &[], draw)).unwrap(), None);
         let resigned = Some(Outcome::Win { winner: Color::White, reason: WinReason::Resignation });
-        assert_eq!(verify_win(&record_of("W:WK47,40:B9,12,33", &[], resigned)).unwrap(), None);
-        assert_eq!(verify_win(&record_of("W:W31-50:B1-20", &[], None)).unwrap(), None);
+        assert_eq!(verify_win_on_two(&record_of("W:WK47,40:B9,12,33", &[], resigned)).unwrap(), None);
+        assert_eq!(verify_win_on_two(&record_of("W:W31-50:B1-20", &[], None)).unwrap(), None);
 
         // A claimed win the moves do not give, or a computer move the bot
         // would not play: refused.
-        assert!(verify_win(&record_of("W:WK47,40:B9,12,33", &[], white_wins)).is_err());
+        assert!(verify_win_on_two(&record_of("W:WK47,40:B9,12,33", &[], white_wins)).is_err());
         let forged = record_of("W:W31-50:B1-20", &["32-28", "19-23", "28x19{23}", "14x23{19}"], white_wins);
-        assert!(verify_win(&forged).is_err());
+        assert!(verify_win_on_two(&forged).is_err());
     }
 
     fn add(conn: &mut Connection, game: &str, player: &str, board: &str, score: u64, at: i64) {
