@@ -61,7 +61,8 @@ impl Level {
             // scored 49.2 %, and 94.8 % against debutant as it did with
             // two, for a fifth less work.
             Level::Intermediaire => Limits { depth: 4, nodes: 25_000, tie_margin: 0, table_bits: 12, threat_plies: 1 },
-            // As deep as about a second of search allows on one core.
+            // Eight million nodes: about two thirds of a second on one core
+            // of the machines measured in the README.
             Level::Fort => Limits { depth: 64, nodes: 8_000_000, tie_margin: 0, table_bits: 20, threat_plies: 2 },
         }
     }
@@ -168,8 +169,9 @@ pub fn verify_replies(game: &Game, bot_side: Color, level: Level, seed: u64, thr
         return before.iter().find_map(check).map_or(Ok(()), Err);
     }
     // Work is handed out one reply at a time, latest first: replies differ
-    // a hundredfold in cost, the costliest (kings, long rafles) come late
-    // in a game, and the cheap opening replies then fill the last gaps.
+    // a hundredfold in cost, the costliest (kings, long rafles) tend to come
+    // late in a game, and the cheap opening replies then fill the gaps at
+    // the end.
     let next = AtomicUsize::new(0);
     let mismatches = Mutex::new(Vec::new());
     let work = || {

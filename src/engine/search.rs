@@ -160,7 +160,7 @@ impl Searcher {
             scored.sort_by_key(|(_, v)| std::cmp::Reverse(*v));
             order = scored.into_iter().map(|(m, _)| m).collect();
             result = SearchResult {
-                pv: vec![best],
+                pv: Vec::new(),
                 best_moves,
                 score: best_score,
                 depth,
@@ -174,7 +174,7 @@ impl Searcher {
         // Read from the table once, at the end: the best replies it holds
         // after the best move (a last iteration cut short by the node limit
         // may have refined some of them).
-        result.pv = self.principal_variation(pos, result.pv[0]);
+        result.pv = self.principal_variation(pos, result.best_moves[0]);
         Some(result)
     }
 
@@ -359,9 +359,9 @@ impl Searcher {
             pos.legal_moves_into(&mut moves);
             self.score_moves(&moves, None, ply, &mut scores);
         }
-        let mut generated = 0;
-        while let Some(mv) = if forced { moves.get(generated).copied() } else { next_best(&mut moves, &mut scores) } {
-            generated += 1;
+        let mut tried = 0;
+        while let Some(mv) = if forced { moves.get(tried).copied() } else { next_best(&mut moves, &mut scores) } {
+            tried += 1;
             let child = pos.play_unchecked(&mv);
             let counters = advance(pos, &mv, king_only);
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, counters, next_threat_ply);
