@@ -13,8 +13,6 @@ use rand_pcg::Pcg32;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 /// The bot's first moves of a game drawn at random among the legal moves:
 /// games start differently without any opening book.
@@ -148,8 +146,8 @@ impl std::error::Error for NotTheBotsMove {}
 ///
 /// Each reply follows from the game before it alone (fresh tables, a
 /// generator per ply), so the replies can be recomputed in any order and in
-/// parallel. On a mismatch, the earliest one is reported. Pass one thread
-/// where threads cannot be spawned (the browser).
+/// parallel. On a mismatch, the earliest one is reported. In the browser
+/// they are recomputed one at a time, whatever `threads` says.
 pub fn verify_replies(game: &Game, bot_side: Color, level: Level, seed: u64, threads: usize) -> Result<(), NotTheBotsMove> {
     // The game before each of the bot's moves.
     let mut before = Vec::new();
@@ -168,31 +166,46 @@ pub fn verify_replies(game: &Game, bot_side: Color, level: Level, seed: u64, thr
     if threads == 1 {
         return before.iter().find_map(check).map_or(Ok(()), Err);
     }
-    // Work is handed out one reply at a time, latest first: replies differ
-    // a hundredfold in cost, the costliest (kings, long rafles) tend to come
-    // late in a game, and the cheap opening replies then fill the gaps at
-    // the end.
+    let found = in_parallel(&before, threads, check);
+    found.into_iter().min_by_key(|m| m.ply).map_or(Ok(()), Err)
+}
+
+/// Runs `check` on every item, on the calling thread and `threads - 1`
+/// threads of the process's pool, and gathers what it returns.
+///
+/// The pool's threads stay parked between calls and wake on a core of their
+/// own within microseconds; threads spawned per call waited milliseconds
+/// for one. Items are handed out one at a time, latest first: replies
+/// differ a hundredfold in cost, the costliest (kings, long rafles) tend to
+/// come late in a game, and the cheap opening replies then fill the gaps at
+/// the end. Every item is checked: a mismatch only comes from a corrupt
+/// record, so stopping early would gain nothing that matters.
+#[cfg(not(target_arch = "wasm32"))]
+fn in_parallel<T: Sync, R: Send>(items: &[T], threads: usize, check: impl Fn(&T) -> Option<R> + Sync) -> Vec<R> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
     let next = AtomicUsize::new(0);
-    let mismatches = Mutex::new(Vec::new());
+    let found = Mutex::new(Vec::new());
     let work = || {
-        while let Some(item) = before.iter().rev().nth(next.fetch_add(1, Ordering::Relaxed)) {
-            if let Some(mismatch) = check(item) {
-                mismatches.lock().unwrap_or_else(|e| e.into_inner()).push(mismatch);
+        while let Some(item) = items.iter().rev().nth(next.fetch_add(1, Ordering::Relaxed)) {
+            if let Some(result) = check(item) {
+                found.lock().unwrap_or_else(|e| e.into_inner()).push(result);
             }
         }
     };
-    std::thread::scope(|scope| {
+    rayon::in_place_scope(|scope| {
         for _ in 1..threads {
-            scope.spawn(work);
+            scope.spawn(|_| work());
         }
-        // The calling thread is one of the workers.
         work();
     });
-    // Every reply was checked (a mismatch only comes from a corrupt record,
-    // so stopping early would gain nothing that matters): report the
-    // earliest.
-    let found = mismatches.into_inner().unwrap_or_else(|e| e.into_inner());
-    found.into_iter().min_by_key(|m| m.ply).map_or(Ok(()), Err)
+    found.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The browser has no threads to spare: one at a time.
+#[cfg(target_arch = "wasm32")]
+fn in_parallel<T: Sync, R: Send>(items: &[T], _threads: usize, check: impl Fn(&T) -> Option<R> + Sync) -> Vec<R> {
+    items.iter().filter_map(check).collect()
 }
 
 /// A search of `pos` within `limits`, with fresh tables.
