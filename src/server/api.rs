@@ -122,7 +122,7 @@ pub async fn play_move(ctx: &RequestContext, game_id: String, ply: usize, mv: St
     if record.outcome.is_some() {
         // Verification recomputes every computer move, on as many threads as
         // it got search slots.
-        let slots = ctx.limits.verification_slots().await?;
+        let slots = ctx.limits.verification_slots(record.level).await?;
         record_score(&ctx.db, record.clone(), slots.num_permits()).await?;
     }
     ctx.db.run(move |c| full_view(c, &record)).await
