@@ -14,6 +14,9 @@ pub enum AppError {
     /// It is the computer's turn, or the game is over.
     NotYourTurn,
     GameOver,
+    /// The game was started against an earlier version of the computer,
+    /// which can no longer answer it.
+    ComputerChanged,
     GameNotFound,
     /// The game belongs to another player.
     NotYourGame,
@@ -39,6 +42,10 @@ impl fmt::Display for AppError {
             AppError::IllegalMove(why) => write!(f, "Coup refusé : {why}"),
             AppError::NotYourTurn => f.write_str("Ce n'est pas à vous de jouer."),
             AppError::GameOver => f.write_str("La partie est terminée."),
+            AppError::ComputerChanged => f.write_str(
+                "L'ordinateur a été mis à jour depuis le début de cette partie : elle ne peut plus continuer. \
+                 Rechargez la page pour en commencer une nouvelle.",
+            ),
             AppError::GameNotFound => f.write_str("Partie introuvable."),
             AppError::NotYourGame => f.write_str("Cette partie n'est pas la vôtre."),
             AppError::Conflict => f.write_str("La partie a changé entre-temps : la page se met à jour."),

@@ -14,6 +14,14 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
+/// The version of the computer's play. Bump it with any change to the
+/// search, the evaluation or a level's budget that can change a single
+/// reply: a stored game records the version it was played against, and only
+/// the same version can recompute its moves to verify a score.
+/// 1: until 2026-11-29; 2: `intermediaire` with one threat ply, captures
+/// tried as generated in quiescence.
+pub const BOT_VERSION: u32 = 2;
+
 /// The bot's first moves of a game drawn at random among the legal moves:
 /// games start differently without any opening book.
 pub const RANDOM_OPENING_MOVES: u32 = 2;

@@ -109,6 +109,7 @@ pub async fn run(out: &mut dyn Write) -> Result<(), Box<dyn std::error::Error>> 
         day: day.clone(),
         level: Level::Intermediaire,
         seed: 99,
+        bot_version: bot::BOT_VERSION,
         start_fen: game.start().to_fen(),
         moves: game.moves().iter().map(|m| m.long_form().to_string()).collect(),
         outcome: game.outcome(),

@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex};
 pub const MIGRATIONS: &[(&str, &str)] = &[
     ("0001_games.sql", include_str!("../../migrations/0001_games.sql")),
     ("0002_scores.sql", include_str!("../../migrations/0002_scores.sql")),
+    ("0003_bot_version.sql", include_str!("../../migrations/0003_bot_version.sql")),
 ];
 
 #[derive(Debug)]

@@ -21,6 +21,8 @@ pub struct GameRecord {
     pub day: String,
     pub level: Level,
     pub seed: u64,
+    /// The computer's version ([`bot::BOT_VERSION`]) the game is played against.
+    pub bot_version: u32,
     pub start_fen: String,
     pub moves: Vec<String>,
     pub outcome: Option<Outcome>,
@@ -96,6 +98,7 @@ pub fn create(conn: &mut Connection, new: NewGame<'_>) -> Result<GameRecord, App
         day: new.day.to_string(),
         level: new.level,
         seed: new.seed,
+        bot_version: bot::BOT_VERSION,
         start_fen: new.start.to_fen(),
         moves: Vec::new(),
         outcome: None,
@@ -116,8 +119,8 @@ pub fn create(conn: &mut Connection, new: NewGame<'_>) -> Result<GameRecord, App
     let tx = conn.transaction().map_err(db_error)?;
     tx.execute(
         "INSERT INTO games (id, player_id, kind, day, level, seed, start_fen, ply_count, outcome, active_ms,
-                            last_answer_ms, created_at, finished_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0, ?10, ?10, ?11)",
+                            last_answer_ms, created_at, finished_at, bot_version)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0, ?10, ?10, ?11, ?12)",
         params![
             record.id,
             record.player_id,
@@ -130,6 +133,7 @@ pub fn create(conn: &mut Connection, new: NewGame<'_>) -> Result<GameRecord, App
             record.outcome.map(outcome_json),
             new.now_ms,
             record.outcome.map(|_| new.now_ms),
+            record.bot_version,
         ],
     )
     .map_err(db_error)?;
@@ -141,7 +145,8 @@ pub fn create(conn: &mut Connection, new: NewGame<'_>) -> Result<GameRecord, App
 pub fn load(conn: &Connection, id: &str) -> Result<Option<GameRecord>, AppError> {
     let row = conn
         .query_row(
-            "SELECT id, player_id, kind, day, level, seed, start_fen, outcome, active_ms, last_answer_ms, created_at
+            "SELECT id, player_id, kind, day, level, seed, start_fen, outcome, active_ms, last_answer_ms, created_at,
+                    bot_version
              FROM games WHERE id = ?1",
             [id],
             |r| {
@@ -157,12 +162,14 @@ pub fn load(conn: &Connection, id: &str) -> Result<Option<GameRecord>, AppError>
                     r.get::<_, i64>(8)?,
                     r.get::<_, i64>(9)?,
                     r.get::<_, i64>(10)?,
+                    r.get::<_, u32>(11)?,
                 ))
             },
         )
         .optional()
         .map_err(db_error)?;
-    let Some((id, player_id, kind, day, level, seed, start_fen, outcome, active_ms, last_answer_ms, created_at)) = row
+    let Some((id, player_id, kind, day, level, seed, start_fen, outcome, active_ms, last_answer_ms, created_at, bot_version)) =
+        row
     else {
         return Ok(None);
     };
@@ -177,6 +184,7 @@ pub fn load(conn: &Connection, id: &str) -> Result<Option<GameRecord>, AppError>
         level: level.parse().map_err(|_| AppError::Internal)?,
         outcome: outcome.map(|o| serde_json::from_str(&o)).transpose().map_err(|_| AppError::Internal)?,
         seed: seed as u64,
+        bot_version,
         active_ms: active_ms as u64,
         id,
         player_id,
@@ -189,13 +197,14 @@ pub fn load(conn: &Connection, id: &str) -> Result<Option<GameRecord>, AppError>
 }
 
 /// The player's latest game of this kind (for the daily challenge, of that
-/// day): the one the page resumes.
+/// day) against today's computer: the one the page resumes. A game against
+/// an earlier version is left as it is (it can be replayed, not continued).
 pub fn latest(conn: &Connection, player_id: &str, kind: GameKind, day: Option<&str>) -> Result<Option<GameRecord>, AppError> {
     let id: Option<String> = conn
         .query_row(
-            "SELECT id FROM games WHERE player_id = ?1 AND kind = ?2 AND (?3 IS NULL OR day = ?3)
+            "SELECT id FROM games WHERE player_id = ?1 AND kind = ?2 AND (?3 IS NULL OR day = ?3) AND bot_version = ?4
              ORDER BY created_at DESC, rowid DESC LIMIT 1",
-            params![player_id, kind.name(), day],
+            params![player_id, kind.name(), day, bot::BOT_VERSION],
             |r| r.get(0),
         )
         .optional()
@@ -235,6 +244,9 @@ pub fn apply_player_move(record: &GameRecord, player_id: &str, sent: PlayerMove<
     }
     if record.outcome.is_some() {
         return Err(AppError::GameOver);
+    }
+    if record.bot_version != bot::BOT_VERSION {
+        return Err(AppError::ComputerChanged);
     }
     if record.moves.len() != seen_plies {
         return Err(AppError::Conflict);
@@ -375,6 +387,20 @@ mod tests {
             save_played(c, &played)?;
             Ok(played.record)
         })
+    }
+
+    #[test]
+    fn a_game_against_an_earlier_computer_is_neither_resumed_nor_continued() {
+        let db = Db::open_in_memory().unwrap();
+        let game = new_game(&db, Position::start());
+        let latest_free = |db: &Db| db.run_blocking(|c| latest(c, "p1", GameKind::Free, None)).unwrap().map(|g| g.id);
+        assert_eq!(latest_free(&db), Some(game.id.clone()));
+        db.run_blocking(|c| c.execute("UPDATE games SET bot_version = ?1", [bot::BOT_VERSION - 1])).unwrap();
+        assert_eq!(play(&db, &game.id, "p1", "32-28", 3_000), Err(AppError::ComputerChanged));
+        let stored = db.run_blocking(|c| load(c, &game.id)).unwrap().unwrap();
+        assert_eq!((stored.moves.len(), stored.bot_version), (0, bot::BOT_VERSION - 1), "nothing changed");
+        assert_eq!(latest_free(&db), None, "the page starts a new game instead");
+        stored.replay().unwrap();
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use super::games::{db_error, GameRecord};
 use crate::app::error::AppError;
 use crate::app::game_state::{daily_board, free_board, GameKind, ScoreLine, ScoreView};
-use crate::engine::bot::Level;
+use crate::engine::bot::{Level, BOT_VERSION};
 use crate::engine::{Color, Outcome, WinReason};
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -40,6 +40,11 @@ pub struct VerifiedWin {
 pub fn verify_win(record: &GameRecord, threads: usize) -> Result<Option<VerifiedWin>, AppError> {
     let won = matches!(record.outcome, Some(Outcome::Win { winner: Color::White, reason }) if reason != WinReason::Resignation);
     if !won {
+        return Ok(None);
+    }
+    if record.bot_version != BOT_VERSION {
+        // Only the computer that played the game can recompute its moves.
+        tracing::warn!(game = %record.id, version = record.bot_version, "won against an earlier computer: not scored");
         return Ok(None);
     }
     let game = record.replay_verified(threads)?;
@@ -95,10 +100,10 @@ pub fn unscored_wins(conn: &Connection) -> Result<Vec<String>, AppError> {
         .prepare(
             "SELECT g.id FROM games g LEFT JOIN scores s ON s.game_id = g.id
              WHERE g.outcome IS NOT NULL AND g.outcome LIKE '%\"White\"%' AND g.outcome NOT LIKE '%Resignation%'
-               AND s.game_id IS NULL",
+               AND g.bot_version = ?1 AND s.game_id IS NULL",
         )
         .map_err(db_error)?;
-    let ids = stmt.query_map([], |r| r.get(0)).map_err(db_error)?.collect::<Result<Vec<String>, _>>().map_err(db_error)?;
+    let ids = stmt.query_map([BOT_VERSION], |r| r.get(0)).map_err(db_error)?.collect::<Result<Vec<String>, _>>().map_err(db_error)?;
     Ok(ids)
 }
 
@@ -208,6 +213,7 @@ mod tests {
             day: "2026-11-29".into(),
             level: Level::Intermediaire,
             seed: 5,
+            bot_version: BOT_VERSION,
             start_fen: fen.into(),
             moves: moves.iter().map(|m| m.to_string()).collect(),
             outcome,
@@ -239,6 +245,33 @@ mod tests {
         assert!(verify_win_on_two(&record_of("W:WK47,40:B9,12,33", &[], white_wins)).is_err());
         let forged = record_of("W:W31-50:B1-20", &["32-28", "19-23", "28x19{23}", "14x23{19}"], white_wins);
         assert!(verify_win_on_two(&forged).is_err());
+
+        // Won against an earlier computer, which alone could recompute its
+        // moves: not scored, and no error either.
+        let old = GameRecord { bot_version: BOT_VERSION - 1, ..won };
+        assert_eq!(verify_win_on_two(&old).unwrap(), None);
+    }
+
+    #[test]
+    fn the_sweep_looks_only_at_unscored_wins_against_this_computer() {
+        let db = Db::open_in_memory().unwrap();
+        let white_wins = serde_json::to_string(&Outcome::Win { winner: Color::White, reason: WinReason::NoPieces }).unwrap();
+        let black_wins = serde_json::to_string(&Outcome::Win { winner: Color::Black, reason: WinReason::NoPieces }).unwrap();
+        let ids = db.run_blocking(|c| {
+            c.execute("INSERT INTO players (id, created_at) VALUES ('p', 0)", []).unwrap();
+            for (id, outcome, version) in
+                [("now", &white_wins, BOT_VERSION), ("before", &white_wins, BOT_VERSION - 1), ("lost", &black_wins, BOT_VERSION)]
+            {
+                c.execute(
+                    "INSERT INTO games (id, player_id, kind, day, level, seed, start_fen, outcome, last_answer_ms, created_at, bot_version)
+                     VALUES (?1, 'p', 'daily', '2026-11-29', 'intermediaire', 0, 'W:W31-50:B1-20', ?2, 0, 0, ?3)",
+                    params![id, outcome, version],
+                )
+                .unwrap();
+            }
+            unscored_wins(c)
+        });
+        assert_eq!(ids.unwrap(), vec!["now".to_string()]);
     }
 
     fn add(conn: &mut Connection, game: &str, player: &str, board: &str, score: u64, at: i64) {
