@@ -211,3 +211,31 @@ fn verification_reports_the_earliest_move_that_is_not_the_bots() {
     late.play(&other).unwrap();
     assert_eq!(bot::verify_replies(&late, Color::Black, Level::Intermediaire, seed, 2), Ok(()));
 }
+
+/// The computer's replies in two fixed games, written down. If this fails,
+/// a change has altered the computer's play: bump `bot::BOT_VERSION` (games
+/// stored under the old version can no longer be verified, and are then
+/// neither resumed nor scored) and write the new replies here.
+#[test]
+fn the_computers_play_is_pinned_to_its_version() {
+    assert_eq!(bot::BOT_VERSION, 2, "write the replies of the new version below");
+    let pinned_replies = [
+        (
+            Level::Debutant,
+            "19-23 23-28 17x28{22} 16x27{21} 20-24 14x25{20} 25x34{30} 11-16 6-11 13x24{19} 18-22 28x37{32} 16x27{21} \
+             1-6 24x33{29} 9-13 33x42{38} 11-16 27x38{32} 13-18 38x29{33} 3-9 29x40{34} 7-11 9-13 22-27 18x27{22} \
+             12-18 18x27{22} 27x47{32,42}",
+        ),
+        (
+            Level::Intermediaire,
+            "19-23 23-28 17x28{22} 16x27{21} 18-23 13x22{18} 20-24 14x23{19} 11-16 28x37{32} 16x27{21} 23-28 \
+             28x30{33,34} 15-20 6-11 27x38{32} 22-27 9-13 11x22{17} 13-18 38x29{33} 20-24 30x39{34} 22-28 18-23 28-33 \
+             39x48{43} 29-34 34x43{39} 43-49",
+        ),
+    ];
+    for (level, pinned) in pinned_replies {
+        let game = game_against_bot(7, level, 60);
+        let replies: Vec<String> = game.moves().iter().skip(1).step_by(2).map(|m| m.long_form().to_string()).collect();
+        assert_eq!(replies.join(" "), pinned, "{level}'s play changed: bump BOT_VERSION");
+    }
+}
