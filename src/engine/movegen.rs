@@ -22,11 +22,9 @@ impl Position {
     /// this form: a move list is kilobytes, and filling one in place spares
     /// copying it out of a function at every node.
     pub fn legal_moves_into(&self, list: &mut MoveList) {
-        list.clear();
         let sides = Sides::of(self);
-        if sides.capturing_men() != 0 || sides.kings_can_capture() {
-            CaptureGenerator::new(&sides, list).generate();
-        } else {
+        sides.captures(list);
+        if list.is_empty() {
             sides.quiet_moves(list);
         }
     }
@@ -36,30 +34,32 @@ impl Position {
     /// quiescence uses this form, which tells whether a capture is forced
     /// and lists them in one pass.
     pub fn captures_into(&self, list: &mut MoveList) {
+        Sides::of(self).captures(list);
+    }
+
+    /// The moves that capture nothing, written into `list` (emptied first):
+    /// the legal moves when [`Position::captures_into`] found none.
+    pub fn quiet_moves_into(&self, list: &mut MoveList) {
         list.clear();
-        let sides = Sides::of(self);
-        if sides.capturing_men() != 0 || sides.kings_can_capture() {
-            CaptureGenerator::new(&sides, list).generate();
-        }
+        Sides::of(self).quiet_moves(list);
     }
 
     /// The number of legal moves, without building quiet moves (for bulk
     /// perft and mobility).
     pub fn count_legal_moves(&self) -> usize {
         let sides = Sides::of(self);
-        if sides.capturing_men() != 0 || sides.kings_can_capture() {
-            let mut list = MoveList::new();
-            CaptureGenerator::new(&sides, &mut list).generate();
-            list.len()
-        } else {
+        let mut list = MoveList::new();
+        sides.captures(&mut list);
+        if list.is_empty() {
             sides.count_quiet_moves()
+        } else {
+            list.len()
         }
     }
 
     /// Whether the side to move must capture.
     pub fn has_capture(&self) -> bool {
-        let sides = Sides::of(self);
-        sides.capturing_men() != 0 || sides.kings_can_capture()
+        Sides::of(self).can_capture()
     }
 
     /// Whether the side to move has a move that captures nothing, whether or
@@ -71,7 +71,7 @@ impl Position {
     /// Whether the side to move has any legal move.
     pub fn has_legal_move(&self) -> bool {
         let sides = Sides::of(self);
-        sides.capturing_men() != 0 || sides.kings_can_capture() || sides.has_quiet_move()
+        sides.can_capture() || sides.has_quiet_move()
     }
 
     /// Every distinct sequence of landing squares by which `mv` can be
@@ -136,6 +136,22 @@ impl Sides {
             found |= back.shift(back.shift(self.empty) & self.them);
         }
         found & self.men
+    }
+
+    /// Whether some piece can capture, hence must.
+    #[inline(always)]
+    fn can_capture(&self) -> bool {
+        self.capturing_men() != 0 || self.kings_can_capture()
+    }
+
+    /// The legal captures into `list` (emptied first); none when no piece
+    /// can capture.
+    #[inline(always)]
+    fn captures(&self, list: &mut MoveList) {
+        list.clear();
+        if self.can_capture() {
+            CaptureGenerator::new(self, list).generate();
+        }
     }
 
     #[inline(always)]

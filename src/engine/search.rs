@@ -356,7 +356,7 @@ impl Searcher {
         // Captures are tried as generated: the majority rule leaves only
         // captures of the same size, so there is nothing to order them by.
         if !forced {
-            pos.legal_moves_into(&mut moves);
+            pos.quiet_moves_into(&mut moves);
             self.score_moves(&moves, None, ply, &mut scores);
         }
         let mut tried = 0;
