@@ -109,6 +109,13 @@ pub struct ScoreView {
     pub board: String,
 }
 
+impl ScoreView {
+    /// How the score is made: `3000 + 6 pièces × 300 − 900 s`.
+    pub fn breakdown(&self) -> String {
+        format!("{SCORE_BASE} + {} pièces × {SCORE_PER_PIECE} − {} s", self.pieces, self.seconds)
+    }
+}
+
 /// One row of a leaderboard.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScoreLine {
@@ -131,17 +138,24 @@ pub struct CorruptView(pub String);
 impl GameView {
     /// The game, replayed from its start with the engine.
     pub fn replay(&self) -> Result<Game, CorruptView> {
-        let start = Position::from_fen(&self.start_fen).map_err(|e| CorruptView(e.to_string()))?;
-        let mut game = Game::new(start);
-        for text in &self.moves {
-            let mv = parse_long_form(game.position(), text).map_err(|e| CorruptView(e.to_string()))?;
-            game.play(&mv).map_err(|e| CorruptView(e.to_string()))?;
-        }
-        if let Some(Outcome::Win { winner, reason: WinReason::Resignation }) = self.outcome {
-            let _ = game.resign(!winner);
-        }
-        Ok(game)
+        replay_stored(&self.start_fen, &self.moves, self.outcome)
     }
+}
+
+/// A game as stored and sent (start FEN, long-form moves, outcome)
+/// replayed with the engine: every move checked, a resignation applied.
+/// The browser and the server read games through this one function.
+pub fn replay_stored(start_fen: &str, moves: &[String], outcome: Option<Outcome>) -> Result<Game, CorruptView> {
+    let start = Position::from_fen(start_fen).map_err(|e| CorruptView(e.to_string()))?;
+    let mut game = Game::new(start);
+    for text in moves {
+        let mv = parse_long_form(game.position(), text).map_err(|e| CorruptView(e.to_string()))?;
+        game.play(&mv).map_err(|e| CorruptView(e.to_string()))?;
+    }
+    if let Some(Outcome::Win { winner, reason: WinReason::Resignation }) = outcome {
+        let _ = game.resign(!winner);
+    }
+    Ok(game)
 }
 
 /// The computer's last move as the board shows it: where it started, every
@@ -169,7 +183,7 @@ impl ShownMove {
 /// The last move Black (the computer) played, if the last ply was its.
 pub fn last_computer_move(game: &Game) -> Option<ShownMove> {
     let positions = game.positions();
-    let (mv, before) = game.moves().iter().zip(&positions).last()?;
+    let (mv, before) = game.moves().iter().zip(&positions).next_back()?;
     (before.turn() == Color::Black).then(|| ShownMove::new(before, mv))
 }
 

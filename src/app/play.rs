@@ -3,7 +3,7 @@
 
 use super::board::Board;
 use super::error::AppError;
-use super::game_state::{last_computer_move, notation, pdn, GameKind, GameView, SCORE_BASE, SCORE_PER_PIECE};
+use super::game_state::{last_computer_move, notation, pdn, GameKind, GameView};
 use super::input::MoveOptions;
 use crate::engine::bot::Level;
 use crate::engine::{Color, DrawReason, Game, Move, MoveText, Outcome, WinReason};
@@ -455,10 +455,7 @@ fn WinPanel(score: super::game_state::ScoreView, state: RwSignal<GameView>) -> i
         <div class="win" data-testid="score">
             <p class="score-total"><strong>{score.score}</strong>" points"</p>
             <p class="breakdown">
-                {format!(
-                    "{SCORE_BASE} + {} pièces × {SCORE_PER_PIECE} − {} s = {}",
-                    score.pieces, score.seconds, score.score
-                )}
+                {format!("{} = {}", score.breakdown(), score.score)}
             </p>
             {rank.map(|r| view! { <p data-testid="rang">{r}</p> })}
             <Show when=move || state.with(|v| v.needs_pseudonym)>

@@ -119,10 +119,12 @@ pub async fn play_move(ctx: &RequestContext, game_id: String, ply: usize, mv: St
         .await??;
     let record = played.record.clone();
     ctx.db.run(move |c| games::save_played(c, &played)).await?;
-    if record.outcome.is_some() {
-        // Verification recomputes every computer move, on as many threads as
-        // it got search slots.
-        let slots = ctx.limits.verification_slots(record.level).await?;
+    if scores::may_score(&record) {
+        // Verification recomputes every computer move, side by side on the
+        // idle cores; a `fort` game's takes seconds, so it keeps to one core
+        // and never holds up other players' moves.
+        let wanted = if record.level == Level::Fort { 1 } else { usize::MAX };
+        let slots = ctx.limits.search_slots(wanted).await?;
         record_score(&ctx.db, record.clone(), slots.num_permits()).await?;
     }
     ctx.db.run(move |c| full_view(c, &record)).await

@@ -4,7 +4,7 @@
 //! computes the computer's reply itself.
 
 use crate::app::error::AppError;
-use crate::app::game_state::{GameKind, GameView};
+use crate::app::game_state::{replay_stored, GameKind, GameView};
 use crate::engine::bot::{self, Level};
 use crate::engine::{parse_long_form, Color, Game, Outcome, Position};
 use rusqlite::{params, Connection, OptionalExtension};
@@ -52,13 +52,7 @@ impl GameRecord {
     /// so a move request only needs this; scoring uses
     /// [`GameRecord::replay_verified`].
     pub fn replay(&self) -> Result<Game, AppError> {
-        let start = Position::from_fen(&self.start_fen).map_err(|e| self.corrupt(e))?;
-        let mut game = Game::new(start);
-        for text in &self.moves {
-            let mv = parse_long_form(game.position(), text).map_err(|e| self.corrupt(e))?;
-            game.play(&mv).map_err(|e| self.corrupt(e))?;
-        }
-        Ok(game)
+        replay_stored(&self.start_fen, &self.moves, self.outcome).map_err(|e| self.corrupt(e.0))
     }
 
     /// The stored moves replayed through the rules, and each computer move

@@ -5,7 +5,6 @@
 //! memory and cores.
 
 use crate::app::error::AppError;
-use crate::engine::bot::Level;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use std::net::IpAddr;
 use std::num::NonZeroU32;
@@ -52,17 +51,15 @@ impl RateLimits {
         check(&self.moves_by_player, &self.moves_by_address, player, address)
     }
 
-    /// Search slots for verifying a finished game against `level`: one,
-    /// waited for, and, when the verification takes milliseconds, every
-    /// other slot free at that moment, since the replies can be recomputed
-    /// side by side. A `fort` game's verification takes many seconds: it
-    /// keeps to one slot, so that it never holds up other players' moves.
-    pub async fn verification_slots(&self, level: Level) -> Result<tokio::sync::SemaphorePermit<'_>, AppError> {
+    /// Search slots for work that can spread over several cores: one,
+    /// waited for, then as many of those free at that moment as `at_most`
+    /// allows. Other players' searches never wait behind more than the
+    /// cores that were idle anyway.
+    pub async fn search_slots(&self, at_most: usize) -> Result<tokio::sync::SemaphorePermit<'_>, AppError> {
         let mut slots = self.searches.acquire().await.map_err(|_| AppError::Internal)?;
-        if level != Level::Fort {
-            while let Ok(idle) = self.searches.try_acquire() {
-                slots.merge(idle);
-            }
+        while slots.num_permits() < at_most {
+            let Ok(idle) = self.searches.try_acquire() else { break };
+            slots.merge(idle);
         }
         Ok(slots)
     }
@@ -128,22 +125,26 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn verification_takes_every_idle_search_slot_and_no_busy_one_unless_it_is_long() {
+    async fn spread_work_takes_idle_search_slots_up_to_its_need_and_no_busy_one() {
         let limits = RateLimits { searches: Arc::new(Semaphore::new(3)), ..RateLimits::default() };
         {
-            let all = limits.verification_slots(Level::Intermediaire).await.unwrap();
+            let all = limits.search_slots(8).await.unwrap();
             assert_eq!(all.num_permits(), 3);
             assert_eq!(limits.searches.available_permits(), 0);
         }
         assert_eq!(limits.searches.available_permits(), 3, "given back whole");
         let busy = limits.searches.acquire().await.unwrap();
-        let idle = limits.verification_slots(Level::Debutant).await.unwrap();
+        let idle = limits.search_slots(8).await.unwrap();
         assert_eq!(idle.num_permits(), 2);
         drop((busy, idle));
         assert_eq!(limits.searches.available_permits(), 3);
-        // Seconds of work: one slot, the others left to other players.
-        let fort = limits.verification_slots(Level::Fort).await.unwrap();
-        assert_eq!(fort.num_permits(), 1);
+        // Work that wants one slot leaves the others to other players.
+        let one = limits.search_slots(1).await.unwrap();
+        assert_eq!(one.num_permits(), 1);
         assert_eq!(limits.searches.available_permits(), 2);
+        drop(one);
+        let two = limits.search_slots(2).await.unwrap();
+        assert_eq!(two.num_permits(), 2);
+        assert_eq!(limits.searches.available_permits(), 1);
     }
 }

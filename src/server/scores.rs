@@ -34,17 +34,24 @@ pub struct VerifiedWin {
     pub seconds: u64,
 }
 
+/// Whether an outcome is a win that scores: the player (White) won over the
+/// board. A win by resignation is not one (the computer never resigns, so
+/// only a forged record could claim it).
+pub fn player_won(outcome: Option<Outcome>) -> bool {
+    matches!(outcome, Some(Outcome::Win { winner: Color::White, reason }) if reason != WinReason::Resignation)
+}
+
+/// Whether `record` may earn a score, as it says: the player won, against
+/// this version of the computer (the only one that can recompute its
+/// moves). [`verify_win`] then checks it.
+pub fn may_score(record: &GameRecord) -> bool {
+    player_won(record.outcome) && record.bot_version == BOT_VERSION
+}
+
 /// Replays `record` with every computer move recomputed on up to
-/// `threads` threads. `Ok(None)` when the game is not a win of the
-/// player's.
+/// `threads` threads. `Ok(None)` when the game may not score.
 pub fn verify_win(record: &GameRecord, threads: usize) -> Result<Option<VerifiedWin>, AppError> {
-    let won = matches!(record.outcome, Some(Outcome::Win { winner: Color::White, reason }) if reason != WinReason::Resignation);
-    if !won {
-        return Ok(None);
-    }
-    if record.bot_version != BOT_VERSION {
-        // Only the computer that played the game can recompute its moves.
-        tracing::warn!(game = %record.id, version = record.bot_version, "won against an earlier computer: not scored");
+    if !may_score(record) {
         return Ok(None);
     }
     let game = record.replay_verified(threads)?;
@@ -92,19 +99,21 @@ pub fn record(conn: &mut Connection, win: &VerifiedWin, now_ms: i64) -> Result<(
 }
 
 /// Won games whose score is missing (the server stopped between the two
-/// writes): their ids, for the start-up sweep. The SQL only narrows the
-/// search to games the player may have won (a White win, not by
-/// resignation); `verify_win` decides.
+/// writes): their ids, for the start-up sweep. Only games of this
+/// computer's version, whose stored outcome [`player_won`].
 pub fn unscored_wins(conn: &Connection) -> Result<Vec<String>, AppError> {
     let mut stmt = conn
         .prepare(
-            "SELECT g.id FROM games g LEFT JOIN scores s ON s.game_id = g.id
-             WHERE g.outcome IS NOT NULL AND g.outcome LIKE '%\"White\"%' AND g.outcome NOT LIKE '%Resignation%'
-               AND g.bot_version = ?1 AND s.game_id IS NULL",
+            "SELECT g.id, g.outcome FROM games g LEFT JOIN scores s ON s.game_id = g.id
+             WHERE g.outcome IS NOT NULL AND g.bot_version = ?1 AND s.game_id IS NULL",
         )
         .map_err(db_error)?;
-    let ids = stmt.query_map([BOT_VERSION], |r| r.get(0)).map_err(db_error)?.collect::<Result<Vec<String>, _>>().map_err(db_error)?;
-    Ok(ids)
+    let rows = stmt
+        .query_map([BOT_VERSION], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+        .map_err(db_error)?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(db_error)?;
+    Ok(rows.into_iter().filter(|(_, outcome)| player_won(serde_json::from_str(outcome).ok())).map(|(id, _)| id).collect())
 }
 
 /// The score of one game, with the player's rank on its board.

@@ -3,7 +3,7 @@
 
 use crate::app::board::Board;
 use crate::app::error::AppError;
-use crate::app::game_state::{notation, GameKind, GameView, ShownMove, SCORE_BASE, SCORE_PER_PIECE};
+use crate::app::game_state::{notation, GameKind, GameView, ShownMove};
 use crate::app::input::MoveOptions;
 use crate::app::play::{clock_text, outcome_text};
 use crate::engine::Color;
@@ -69,13 +69,7 @@ fn Replay(game: GameView) -> impl IntoView {
     };
     let result = replayed.outcome().map(outcome_text).unwrap_or_else(|| "Partie en cours.".into());
     let score = game.score.clone().map(|s| {
-        format!(
-            "Score : {} ({SCORE_BASE} + {} pièces × {SCORE_PER_PIECE} − {} s). Temps de jeu : {}.",
-            s.score,
-            s.pieces,
-            s.seconds,
-            clock_text(s.seconds * 1000)
-        )
+        format!("Score : {} ({}). Temps de jeu : {}.", s.score, s.breakdown(), clock_text(s.seconds * 1000))
     });
     let step = move |delta: i64| ply.update(|p| *p = (*p as i64 + delta).clamp(0, last as i64) as usize);
     let numbered: Vec<(usize, String)> = texts.into_iter().enumerate().collect();
