@@ -1,11 +1,14 @@
 //! Dames: international draughts against the computer.
 //!
 //! - [`engine`]: the rules and the bot, pure Rust, for the server and wasm32;
+//! - [`protocol`]: what crosses the wire (views, typed errors), used by both
+//!   sides;
 //! - [`app`]: the pages, rendered on the server and hydrated in the browser;
 //! - [`server`] (feature `ssr`): HTTP, SQLite, the stored truth.
 
 pub mod app;
 pub mod engine;
+pub mod protocol;
 
 #[cfg(feature = "ssr")]
 pub mod server;

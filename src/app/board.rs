@@ -2,7 +2,7 @@
 //! (click or drag) or the keyboard alone, through the input state machine
 //! of [`super::input`].
 
-use super::game_state::ShownMove;
+use super::describe::ShownMove;
 use super::input::{InputState, MoveOptions, TapResult};
 use crate::engine::{Color, Move, Piece, Position, Role, Square};
 use leptos::prelude::*;

@@ -2,16 +2,27 @@
 //! on the server and hydrated in the browser.
 
 pub mod board;
-pub mod error;
-pub mod game_state;
+pub mod describe;
 pub mod input;
 pub mod pages;
+pub mod panel;
 pub mod play;
 
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Title};
 use leptos_router::components::{Route, Router, Routes, A};
 use leptos_router::{path, SsrMode};
+
+/// A page that shows an error is served with the error's HTTP status.
+pub fn set_page_status(error: &crate::protocol::AppError) {
+    #[cfg(feature = "ssr")]
+    if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
+        if let Ok(status) = axum::http::StatusCode::from_u16(error.status()) {
+            response.set_status(status);
+        }
+    }
+    let _ = error;
+}
 
 /// The HTML document around the app. The bundle's name carries its content
 /// hash (see `server::Config::leptos_options`), so the stylesheet's does too.

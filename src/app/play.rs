@@ -1,36 +1,45 @@
 //! A game against the computer: the server functions that load and extend
-//! it, and the screen around the board (turn, clock, pieces, moves, PDN).
+//! it, and the game screen (the board beside its panel, see
+//! [`super::panel`]).
 
 use super::board::Board;
-use super::error::AppError;
-use super::game_state::{last_computer_move, notation, pdn, GameKind, GameView};
+use super::describe::{last_computer_move, notation, pdn, view_title};
 use super::input::MoveOptions;
+use super::panel::{Facts, GameButtons, MoveList, PdnExport, StatusLine, TypedMoveForm, WinPanel};
 use crate::engine::bot::Level;
-use crate::engine::{Color, DrawReason, Game, Move, MoveText, Outcome, WinReason};
+use crate::engine::{Color, DrawReason, Game, Move, Outcome, WinReason};
+use crate::protocol::{AppError, GameKind, GameView};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-/// The player's current game of this kind, created if there is none (the
-/// daily challenge of today, or the latest free game; `level` asks for a
-/// free game at that level).
+/// The player's current game of this kind (the daily challenge of today,
+/// or the latest free game; `level` asks for a free game at that level),
+/// or one not started yet: reading a page stores nothing.
 #[server(endpoint = "partie/charger")]
 pub async fn load_game(kind: GameKind, level: Option<Level>) -> Result<GameView, AppError> {
     use crate::server::api;
-    api::current_game(&api::RequestContext::current().await?, kind, level).await
+    Ok(api::current_game(&api::RequestContext::current()?, kind, level).await?)
+}
+
+/// Starts the game with the player's first move.
+#[server(endpoint = "partie/commencer")]
+pub async fn start_game(kind: GameKind, level: Option<Level>, mv: String) -> Result<GameView, AppError> {
+    use crate::server::api;
+    Ok(api::start_game(&api::RequestContext::current()?, kind, level, mv).await?)
 }
 
 /// A new game: "rejouer" or "nouvelle partie".
 #[server(endpoint = "partie/nouvelle")]
 pub async fn new_game(kind: GameKind, level: Option<Level>) -> Result<GameView, AppError> {
     use crate::server::api;
-    api::new_game(&api::RequestContext::current().await?, kind, level).await
+    Ok(api::new_game(&api::RequestContext::current()?, kind, level).await?)
 }
 
 /// The player's game as stored, to catch up after a conflict.
 #[server(endpoint = "partie/etat")]
 pub async fn reload_game(game_id: String) -> Result<GameView, AppError> {
     use crate::server::api;
-    api::own_game(&api::RequestContext::current().await?, game_id).await
+    Ok(api::own_game(&api::RequestContext::current()?, game_id).await?)
 }
 
 /// Plays the player's move (long form) on the position after `ply` plies
@@ -39,20 +48,13 @@ pub async fn reload_game(game_id: String) -> Result<GameView, AppError> {
 #[server(endpoint = "partie/jouer")]
 pub async fn play_move(game_id: String, ply: usize, mv: String, think_ms: u64) -> Result<GameView, AppError> {
     use crate::server::api;
-    api::play_move(&api::RequestContext::current().await?, game_id, ply, mv, think_ms).await
+    Ok(api::play_move(&api::RequestContext::current()?, game_id, ply, mv, think_ms).await?)
 }
 
 #[server(endpoint = "partie/abandonner")]
 pub async fn resign_game(game_id: String) -> Result<GameView, AppError> {
     use crate::server::api;
-    api::resign(&api::RequestContext::current().await?, game_id).await
-}
-
-/// Chooses the pseudonym shown on the leaderboards.
-#[server(endpoint = "joueur/pseudonyme")]
-pub async fn choose_pseudonym(name: String) -> Result<String, AppError> {
-    use crate::server::api;
-    api::set_pseudonym(&api::RequestContext::current().await?, name).await
+    Ok(api::resign(&api::RequestContext::current()?, game_id).await?)
 }
 
 /// Test hook: starts a game for the current player from any position,
@@ -63,19 +65,12 @@ pub async fn choose_pseudonym(name: String) -> Result<String, AppError> {
 #[cfg(debug_assertions)]
 #[server(endpoint = "test/partie")]
 pub async fn start_test_game(fen: String, level: Level, seed: u64, kind: GameKind) -> Result<GameView, AppError> {
-    use crate::server::{api, games, now_ms, today_utc};
+    use crate::server::api;
     if std::env::var("DAMES_TEST_HOOKS").as_deref() != Ok("1") {
         return Err(AppError::BadRequest("crochet de test désactivé".into()));
     }
-    let ctx = api::RequestContext::current().await?;
     let start = crate::engine::Position::from_fen(&fen).map_err(|e| AppError::BadRequest(e.to_string()))?;
-    let (day, player) = (today_utc(), ctx.player.clone());
-    ctx.db
-        .run(move |c| {
-            games::create(c, games::NewGame { player_id: &player, kind, day: &day, level, seed, start, now_ms: now_ms() })
-                .map(|g| g.view())
-        })
-        .await
+    Ok(api::start_test_game(&api::RequestContext::current()?, start, level, seed, kind).await?)
 }
 
 /// The outcome in words, from the player's side (White).
@@ -120,6 +115,18 @@ pub fn Play(kind: GameKind, level: Option<Level>) -> impl IntoView {
     }
 }
 
+/// What the status line says.
+pub fn status_text(outcome: Option<Outcome>, pending: bool, players_turn: bool, must_capture: bool, started: bool) -> String {
+    match outcome {
+        Some(o) => outcome_text(o),
+        None if pending => "L'ordinateur réfléchit…".into(),
+        None if players_turn && must_capture => "À vous de jouer : la prise est obligatoire.".into(),
+        None if players_turn && !started => "À vous de jouer (blancs). Le chrono démarre à votre premier coup.".into(),
+        None if players_turn => "À vous de jouer (blancs).".into(),
+        None => "Au tour de l'ordinateur (noirs).".into(),
+    }
+}
+
 #[island]
 pub fn GameScreen(initial: GameView) -> impl IntoView {
     let state = RwSignal::new(initial);
@@ -129,13 +136,14 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
     let announce = RwSignal::new(String::new());
     let show_numbers = RwSignal::new(false);
     // Thinking time since the server's last answer, counted only while the
-    // page is visible.
+    // page is visible and the game has started.
     let think_ms = RwSignal::new(0u64);
 
     // The replay applies a resignation too, so the game alone says how it
     // ended.
     let outcome = Memo::new(move |_| game.with(|g| g.outcome()));
     let position = Signal::derive(move || game.with(|g| *g.position()));
+    let started = Memo::new(move |_| state.with(|v| v.is_started()));
     let players_turn = Memo::new(move |_| outcome.get().is_none() && game.with(|g| g.turn() == Color::White));
     let options = Memo::new(move |_| {
         if players_turn.get() && !pending.get() {
@@ -154,32 +162,10 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
 
     #[cfg(feature = "hydrate")]
     {
-        // The clock: ticks while the page is visible and the player thinks.
-        let last_tick = StoredValue::new(now_ms());
-        let handle = set_interval_with_handle(
-            move || {
-                let now = now_ms();
-                let elapsed = now - last_tick.get_value();
-                last_tick.set_value(now);
-                let visible = !document().hidden();
-                if visible && players_turn.get_untracked() && !pending.get_untracked() {
-                    think_ms.update(|t| *t += elapsed.max(0.0) as u64);
-                }
-            },
-            std::time::Duration::from_millis(250),
-        );
-        if let Ok(handle) = handle {
-            on_cleanup(move || handle.clear());
-        }
-        // The square numbers toggle is remembered in this browser.
-        Effect::new(move |_| {
-            let stored = window()
-                .local_storage()
-                .ok()
-                .flatten()
-                .and_then(|s| s.get_item("dames.numeros").ok().flatten());
-            show_numbers.set(stored.as_deref() == Some("1"));
-        });
+        let counting = Signal::derive(move || started.get() && players_turn.get() && !pending.get());
+        run_thinking_clock(think_ms, counting);
+        // After hydration, so that the first render matches the server's.
+        Effect::new(move |_| show_numbers.set(remembered_numbers()));
     }
 
     let send = move |mv: Move| {
@@ -192,21 +178,15 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
         let think = think_ms.get_untracked();
         let ply = view.moves.len();
         spawn_local(async move {
-            match play_move(view.id.clone(), ply, text, think).await {
+            let answer = if view.is_started() {
+                play_move(view.id.clone(), ply, text, think).await
+            } else {
+                start_game(view.kind, Some(view.level), text).await
+            };
+            match answer {
                 Ok(next) => {
                     think_ms.set(0);
-                    let replayed = next.replay().ok();
-                    if let Some(g) = replayed.as_ref() {
-                        if let Some(m) = last_computer_move(g) {
-                            announce.set(format!("L'ordinateur joue {}.", m.text));
-                        }
-                    }
-                    if let Some(o) = replayed.as_ref().and_then(|g| g.outcome()) {
-                        announce.update(|a| {
-                            a.push(' ');
-                            a.push_str(&outcome_text(o));
-                        });
-                    }
+                    announce.set(answer_announcement(&next));
                     state.set(next);
                 }
                 Err(AppError::Conflict) => {
@@ -260,55 +240,20 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
         });
     };
 
-    let typed = RwSignal::new(String::new());
-    let submit_typed = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
-        let text = typed.get_untracked();
-        if !players_turn.get_untracked() || pending.get_untracked() {
-            error.set(Some("Ce n'est pas à vous de jouer.".into()));
-            return;
-        }
-        let pos = position.get_untracked();
-        match MoveText::parse(&text).and_then(|t| t.resolve(&pos)) {
-            Ok(mv) => {
-                typed.set(String::new());
-                send(mv);
-            }
-            Err(e) => error.set(Some(format!("Coup refusé : {}", super::error::move_text_error_fr(&e)))),
-        }
-    };
-
-    let toggle_numbers = move |_| {
-        show_numbers.update(|s| *s = !*s);
-        #[cfg(feature = "hydrate")]
-        if let Some(storage) = window().local_storage().ok().flatten() {
-            let _ = storage.set_item("dames.numeros", if show_numbers.get_untracked() { "1" } else { "0" });
-        }
-    };
-
-    let count = move |color: Color| position.with(|p| p.pieces(color).count());
-    let clock = move || clock_text(state.with(|v| v.active_ms) + think_ms.get());
-    let title = move || match state.with(|v| v.kind) {
-        GameKind::Daily => format!("Défi du jour — {}", state.with(|v| v.day.clone())),
-        GameKind::Free => format!("Partie libre — niveau {}", state.with(|v| v.level.label())),
-    };
-    let status = move || match outcome.get() {
-        Some(o) => outcome_text(o),
-        None if pending.get() => "L'ordinateur réfléchit…".into(),
-        None if players_turn.get() => {
-            if options.with(|o| o.must_capture()) {
-                "À vous de jouer : la prise est obligatoire.".into()
-            } else {
-                "À vous de jouer (blancs).".into()
-            }
-        }
-        None => "Au tour de l'ordinateur (noirs).".into(),
-    };
-    let pdn_href = move || format!("data:application/x-draughts;charset=utf-8,{}", percent_encode(&pdn_text.get()));
+    let status = Signal::derive(move || {
+        status_text(outcome.get(), pending.get(), players_turn.get(), options.with(|o| o.must_capture()), started.get())
+    });
+    let over = Signal::derive(move || outcome.get().is_some());
+    let clock = Signal::derive(move || clock_text(state.with(|v| v.active_ms) + think_ms.get()));
+    let count = move |color: Color| Signal::derive(move || position.with(|p| p.pieces(color).count()));
+    let can_play = Signal::derive(move || players_turn.get() && !pending.get());
+    // An unstarted game has nothing to give up.
+    let can_resign = Signal::derive(move || can_play.get() && started.get());
+    let is_free = move || state.with(|v| v.kind == GameKind::Free);
 
     view! {
         <section class="play" aria-labelledby="titre-partie" data-partie=move || state.with(|v| v.id.clone())>
-            <h1 id="titre-partie">{title}</h1>
+            <h1 id="titre-partie">{move || state.with(view_title)}</h1>
             <div class="play-grid">
                 <div class="board-wrap">
                     <Board
@@ -320,185 +265,88 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
                     />
                 </div>
                 <div class="panel">
-                    <p class="status" class:over=move || outcome.get().is_some() data-testid="statut">{status}</p>
+                    <StatusLine text=status over=over/>
                     <p class="sr-only" aria-live="polite" data-testid="annonce">{move || announce.get()}</p>
                     {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
-                    <dl class="facts">
-                        <div><dt>"Temps"</dt><dd data-testid="horloge">{clock}</dd></div>
-                        <div><dt>"Vos pièces"</dt><dd data-testid="pieces-blanches">{move || count(Color::White)}</dd></div>
-                        <div><dt>"Pièces de l'ordinateur"</dt><dd data-testid="pieces-noires">{move || count(Color::Black)}</dd></div>
-                    </dl>
-                    <div class="buttons">
-                        <Show
-                            when=move || outcome.get().is_some()
-                            fallback=move || view! {
-                                <button type="button" on:click=resign disabled=move || pending.get() || !players_turn.get()>"Abandonner"</button>
-                            }
-                        >
-                            <button type="button" class="primary" on:click=restart disabled=move || pending.get()>"Rejouer"</button>
-                        </Show>
-                        <Show when=move || outcome.get().is_none()>
-                            <button type="button" on:click=restart disabled=move || pending.get()>"Nouvelle partie"</button>
-                        </Show>
-                        <button type="button" on:click=toggle_numbers aria-pressed=move || show_numbers.get().to_string()>
-                            "Numéros des cases"
-                        </button>
-                    </div>
-                    <Show when=move || state.with(|v| v.kind == GameKind::Free)>
-                        <label class="level">
-                            "Niveau de la prochaine partie "
-                            <select on:change=move |ev| {
-                                if let Ok(level) = event_target_value(&ev).parse::<Level>() {
-                                    chosen_level.set(level);
-                                }
-                            }>
-                                {Level::ALL.into_iter().map(|l| view! {
-                                    <option value=l.name() selected=move || chosen_level.get() == l>{l.label()}</option>
-                                }).collect_view()}
-                            </select>
-                        </label>
+                    <Facts clock=clock mine=count(Color::White) theirs=count(Color::Black)/>
+                    <GameButtons
+                        over=over
+                        busy=pending
+                        can_resign=can_resign
+                        on_restart=Callback::new(restart)
+                        on_resign=Callback::new(resign)
+                        show_numbers=show_numbers
+                    />
+                    <Show when=is_free>
+                        <LevelPicker chosen=chosen_level/>
                     </Show>
                     {move || score.get().map(|score| view! { <WinPanel score=score state=state/> })}
-                    <form class="typed" on:submit=submit_typed>
-                        <label for="coup-saisi">"Jouer un coup en notation"</label>
-                        <div>
-                            <input
-                                id="coup-saisi"
-                                type="text"
-                                inputmode="text"
-                                autocomplete="off"
-                                placeholder="32-28 ou 19x30"
-                                maxlength="80"
-                                prop:value=move || typed.get()
-                                on:input=move |ev| typed.set(event_target_value(&ev))
-                            />
-                            <button type="submit">"Jouer"</button>
-                        </div>
-                    </form>
-                    <h2>"Coups"</h2>
-                    <ol class="moves" data-testid="coups">
-                        {move || {
-                            texts.get().chunks(2).enumerate().map(|(i, pair)| {
-                                let white = pair.first().cloned().unwrap_or_default();
-                                let black = pair.get(1).cloned().unwrap_or_default();
-                                view! { <li><span class="n">{i + 1}"."</span><span>{white}</span><span>{black}</span></li> }
-                            }).collect_view()
-                        }}
-                    </ol>
-                    <details class="pdn">
-                        <summary>"La partie en PDN"</summary>
-                        <textarea readonly rows="6" aria-label="La partie en PDN">{move || pdn_text.get()}</textarea>
-                        <a href=pdn_href download="partie-dames.pdn">"Télécharger le PDN"</a>
-                    </details>
+                    <TypedMoveForm position=position can_play=can_play on_play=Callback::new(send) error=error/>
+                    <MoveList texts=texts/>
+                    <PdnExport text=pdn_text/>
                 </div>
             </div>
         </section>
     }
 }
 
-/// After a win: the score and how it was made, the rank, a share text,
-/// and the pseudonym form the first time.
+/// What the live region says after the server's answer: the computer's
+/// move, and how the game ended if it did.
+fn answer_announcement(next: &GameView) -> String {
+    let Ok(game) = next.replay() else { return String::new() };
+    let mut text = last_computer_move(&game).map(|m| format!("L'ordinateur joue {}.", m.text)).unwrap_or_default();
+    if let Some(o) = game.outcome() {
+        text.push(' ');
+        text.push_str(&outcome_text(o));
+    }
+    text
+}
+
+/// The level of the next free game.
 #[component]
-fn WinPanel(score: super::game_state::ScoreView, state: RwSignal<GameView>) -> impl IntoView {
-    let (kind, day, level) = state.with_untracked(|v| (v.kind, v.day.clone(), v.level));
-    let share = match kind {
-        GameKind::Daily => format!(
-            "Dames — défi du {day} : gagné avec {} pièces en {}, {} points.",
-            score.pieces,
-            clock_text(score.seconds * 1000),
-            score.score
-        ),
-        GameKind::Free => format!(
-            "Dames — partie libre ({}) : gagné avec {} pièces en {}, {} points.",
-            level.label(),
-            score.pieces,
-            clock_text(score.seconds * 1000),
-            score.score
-        ),
-    };
-    let board_link = match kind {
-        GameKind::Daily => "/classement".to_string(),
-        GameKind::Free => format!("/classement?niveau={}", level.name()),
-    };
-    let rank = score.rank.map(|r| match kind {
-        GameKind::Daily => format!("Votre rang aujourd'hui : {r} (meilleur score du jour : {}).", score.best),
-        GameKind::Free => format!("Votre rang en partie libre ({}) : {r} (meilleur score : {}).", level.label(), score.best),
-    });
-    let name = RwSignal::new(String::new());
-    let name_error = RwSignal::new(None::<String>);
-    let saved = RwSignal::new(None::<String>);
-    let submit = move |ev: leptos::ev::SubmitEvent| {
-        ev.prevent_default();
-        let wanted = name.get_untracked();
-        spawn_local(async move {
-            match choose_pseudonym(wanted).await {
-                Ok(n) => {
-                    saved.set(Some(n));
-                    name_error.set(None);
-                    state.update(|v| v.needs_pseudonym = false);
-                }
-                Err(e) => name_error.set(Some(e.to_string())),
-            }
-        });
-    };
-    let copy_share = {
-        let share = share.clone();
-        move |_| {
-            #[cfg(feature = "hydrate")]
-            {
-                let _ = window().navigator().clipboard().write_text(&share);
-            }
-            let _ = &share;
-        }
-    };
+fn LevelPicker(chosen: RwSignal<Level>) -> impl IntoView {
     view! {
-        <div class="win" data-testid="score">
-            <p class="score-total"><strong>{score.score}</strong>" points"</p>
-            <p class="breakdown">
-                {format!("{} = {}", score.breakdown(), score.score)}
-            </p>
-            {rank.map(|r| view! { <p data-testid="rang">{r}</p> })}
-            <Show when=move || state.with(|v| v.needs_pseudonym)>
-                <form class="pseudo" on:submit=submit>
-                    <label for="pseudonyme">"Votre pseudonyme pour le classement"</label>
-                    <div>
-                        <input
-                            id="pseudonyme"
-                            type="text"
-                            minlength="3"
-                            maxlength="20"
-                            autocomplete="nickname"
-                            required
-                            prop:value=move || name.get()
-                            on:input=move |ev| name.set(event_target_value(&ev))
-                        />
-                        <button type="submit" class="primary">"Enregistrer"</button>
-                    </div>
-                    <p class="hint">"3 à 20 caractères : lettres, chiffres, espace, - et _."</p>
-                    {move || name_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
-                </form>
-            </Show>
-            {move || saved.get().map(|n| view! { <p role="status">"Pseudonyme enregistré : " {n}</p> })}
-            <p class="share">{share.clone()}</p>
-            <div class="buttons">
-                <button type="button" on:click=copy_share>"Copier le texte à partager"</button>
-                <a href=board_link>"Voir le classement"</a>
-            </div>
-        </div>
+        <label class="level">
+            "Niveau de la prochaine partie "
+            <select on:change=move |ev| {
+                if let Ok(level) = event_target_value(&ev).parse::<Level>() {
+                    chosen.set(level);
+                }
+            }>
+                {Level::ALL.into_iter().map(|l| view! {
+                    <option value=l.name() selected=move || chosen.get() == l>{l.label()}</option>
+                }).collect_view()}
+            </select>
+        </label>
     }
 }
 
-/// Percent-encoding for a `data:` URL.
-fn percent_encode(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() * 3);
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || b"-_.~ ".contains(&b) {
-            out.push(if b == b' ' { '+' } else { b as char });
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
+/// The clock: adds the time that passes while `counting` holds and the
+/// page is visible (a hidden tab does not count).
+#[cfg(feature = "hydrate")]
+fn run_thinking_clock(think_ms: RwSignal<u64>, counting: Signal<bool>) {
+    let last_tick = StoredValue::new(now_ms());
+    let handle = set_interval_with_handle(
+        move || {
+            let now = now_ms();
+            let elapsed = now - last_tick.get_value();
+            last_tick.set_value(now);
+            if !document().hidden() && counting.get_untracked() {
+                think_ms.update(|t| *t += elapsed.max(0.0) as u64);
+            }
+        },
+        std::time::Duration::from_millis(250),
+    );
+    if let Ok(handle) = handle {
+        on_cleanup(move || handle.clear());
     }
-    out.replace('+', "%20")
+}
+
+/// Whether this browser asked for the square numbers last time.
+#[cfg(feature = "hydrate")]
+fn remembered_numbers() -> bool {
+    window().local_storage().ok().flatten().and_then(|s| s.get_item(super::panel::NUMBERS_KEY).ok().flatten()).as_deref()
+        == Some("1")
 }
 
 #[cfg(feature = "hydrate")]
@@ -518,7 +366,11 @@ mod tests {
     }
 
     #[test]
-    fn percent_encoding_keeps_text_readable() {
-        assert_eq!(percent_encode("1. 32-28 *\n"), "1.%2032-28%20%2A%0A");
+    fn the_status_line_says_what_to_do() {
+        assert!(status_text(None, false, true, false, false).contains("premier coup"));
+        assert_eq!(status_text(None, false, true, true, true), "À vous de jouer : la prise est obligatoire.");
+        assert_eq!(status_text(None, true, true, false, true), "L'ordinateur réfléchit…");
+        assert_eq!(status_text(None, false, false, false, true), "Au tour de l'ordinateur (noirs).");
+        assert!(status_text(Some(Outcome::Draw(DrawReason::KingMoves)), false, false, false, true).contains("25 coups"));
     }
 }

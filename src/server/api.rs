@@ -2,13 +2,14 @@
 //! context (database, player, limits) and returns what the page shows.
 
 use super::db::Db;
-use super::games::{self, GameRecord, NewGame};
+use super::error::{ServerError, ServerResult};
+use super::games::{self, GameRecord, NewGame, PlayerMove};
 use super::limits::RateLimits;
+use super::proxy::Client;
 use super::{now_ms, players, scores, today_utc};
-use crate::app::error::AppError;
-use crate::app::game_state::{GameKind, GameView, ScoreLine};
 use crate::engine::bot::{daily_seed, Level};
 use crate::engine::Position;
+use crate::protocol::{AppError, BoardKey, GameKind, GameView, LeaderboardView};
 use leptos::prelude::use_context;
 use std::net::IpAddr;
 
@@ -22,79 +23,133 @@ pub struct RequestContext {
 }
 
 impl RequestContext {
-    pub async fn current() -> Result<RequestContext, AppError> {
-        let db = use_context::<Db>().ok_or(AppError::Internal)?;
-        let limits = use_context::<RateLimits>().ok_or(AppError::Internal)?;
-        let player = players::current_player(&db).await?;
-        let address = super::limits::client_address().await;
+    pub fn current() -> ServerResult<RequestContext> {
+        let db = use_context::<Db>().ok_or(ServerError::MissingContext("Db"))?;
+        let limits = use_context::<RateLimits>().ok_or(ServerError::MissingContext("RateLimits"))?;
+        let player = players::current_player();
+        let address = use_context::<axum::http::request::Parts>()
+            .and_then(|p| p.extensions.get::<Client>().map(|c| c.address));
         Ok(RequestContext { db, player, limits, address })
     }
 
     /// Runs a search-heavy task on the blocking pool, once a search slot
     /// is free.
-    async fn search<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> Result<T, AppError> {
-        let _slot = self.limits.searches.acquire().await.map_err(|_| AppError::Internal)?;
-        tokio::task::spawn_blocking(work).await.map_err(|_| AppError::Internal)
+    async fn search<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> ServerResult<T> {
+        let _slot = self.limits.searches.acquire().await.map_err(|_| ServerError::SearchSlotsClosed)?;
+        Ok(tokio::task::spawn_blocking(work).await?)
     }
 }
 
 /// The view of a game with its score (if won) and whether to ask for a
 /// pseudonym.
-fn full_view(conn: &rusqlite::Connection, record: &GameRecord) -> Result<GameView, AppError> {
+fn full_view(conn: &rusqlite::Connection, record: &GameRecord) -> ServerResult<GameView> {
     let mut view = record.view();
     view.score = scores::score_of_game(conn, &record.id)?;
     view.needs_pseudonym = view.score.is_some() && players::pseudonym_of(conn, &record.player_id)?.is_none();
     Ok(view)
 }
 
-fn spec<'a>(player: &'a str, kind: GameKind, level: Option<Level>, day: &'a str) -> NewGame<'a> {
-    let (level, seed) = match kind {
-        GameKind::Daily => (Level::Intermediaire, daily_seed(day)),
-        GameKind::Free => (level.unwrap_or_default(), uuid::Uuid::new_v4().as_u64_pair().0),
-    };
-    NewGame { player_id: player, kind, day, level, seed, start: Position::start(), now_ms: now_ms() }
+/// The level a game of this kind is played at: the daily challenge's is
+/// fixed, a free game's is the player's pick.
+fn level_of(kind: GameKind, asked: Option<Level>) -> Level {
+    match kind {
+        GameKind::Daily => Level::Intermediaire,
+        GameKind::Free => asked.unwrap_or_default(),
+    }
 }
 
-/// The player's current game of this kind, created if there is none. For
-/// a free game, `level` (from the address) asks for that level.
-pub async fn current_game(ctx: &RequestContext, kind: GameKind, level: Option<Level>) -> Result<GameView, AppError> {
+fn spec<'a>(player: &'a str, kind: GameKind, level: Option<Level>, day: &'a str) -> NewGame<'a> {
+    let seed = match kind {
+        GameKind::Daily => daily_seed(day),
+        GameKind::Free => uuid::Uuid::new_v4().as_u64_pair().0,
+    };
+    NewGame { player_id: player, kind, day, level: level_of(kind, level), seed, start: Position::start(), now_ms: now_ms() }
+}
+
+/// The player's current game of this kind, or, if there is none, a game
+/// not started yet (stored with its first move: a page view writes
+/// nothing). For a free game, `level` (from the address) asks for that
+/// level.
+pub async fn current_game(ctx: &RequestContext, kind: GameKind, level: Option<Level>) -> ServerResult<GameView> {
     let day = today_utc();
     let player = ctx.player.clone();
-    let existing = ctx
-        .db
+    let unstarted = GameView::unstarted(kind, day.clone(), level_of(kind, level));
+    ctx.db
         .run(move |c| {
             let day_filter = (kind == GameKind::Daily).then_some(day.as_str());
             match games::latest(c, &player, kind, day_filter)? {
                 // A level asked for in the address starts a game at that
                 // level, unless the latest game is already one.
-                Some(game) if level.is_none_or(|l| l == game.level) => full_view(c, &game).map(Some),
-                _ => Ok(None),
+                Some(game) if level.is_none_or(|l| l == game.level) => full_view(c, &game),
+                _ => Ok(unstarted),
             }
         })
-        .await?;
-    match existing {
-        Some(view) => Ok(view),
-        None => new_game(ctx, kind, level).await,
-    }
+        .await
 }
 
-pub async fn new_game(ctx: &RequestContext, kind: GameKind, level: Option<Level>) -> Result<GameView, AppError> {
+/// A new game, stored now ("Rejouer", "Nouvelle partie").
+pub async fn new_game(ctx: &RequestContext, kind: GameKind, level: Option<Level>) -> ServerResult<GameView> {
     ctx.limits.check_new_game(&ctx.player, ctx.address)?;
     let day = today_utc();
     let player = ctx.player.clone();
     ctx.db.run(move |c| games::create(c, spec(&player, kind, level, &day)).map(|g| g.view())).await
 }
 
+/// Starts a game with the player's first move: both are stored together,
+/// with the computer's answer, or nothing is if the move is refused.
+pub async fn start_game(
+    ctx: &RequestContext,
+    kind: GameKind,
+    level: Option<Level>,
+    mv: String,
+) -> ServerResult<GameView> {
+    ctx.limits.check_new_game(&ctx.player, ctx.address)?;
+    ctx.limits.check_move(&ctx.player, ctx.address)?;
+    let day = today_utc();
+    let player = ctx.player.clone();
+    // The computer's answer is a search: it runs in a search slot, then
+    // the game is written.
+    let played = ctx
+        .search(move || {
+            // The clock starts with this move: it counts the minimum.
+            let first = PlayerMove { seen_plies: 0, text: &mv, think_ms: 0 };
+            games::new_record_with_move(spec(&player, kind, level, &day), first)
+        })
+        .await??;
+    let record = played.record.clone();
+    ctx.db.run(move |c| games::insert_new(c, &played)).await?;
+    finish_move(ctx, record).await
+}
+
 /// The player's own game, as stored (after a conflict, to catch up).
-pub async fn own_game(ctx: &RequestContext, game_id: String) -> Result<GameView, AppError> {
+pub async fn own_game(ctx: &RequestContext, game_id: String) -> ServerResult<GameView> {
     let player = ctx.player.clone();
     ctx.db
         .run(move |c| {
             let record = games::load(c, &game_id)?.ok_or(AppError::GameNotFound)?;
             if record.player_id != player {
-                return Err(AppError::NotYourGame);
+                return Err(AppError::NotYourGame.into());
             }
             full_view(c, &record)
+        })
+        .await
+}
+
+/// A game from any position, level and seed, for the browser tests' hook
+/// (debug builds only; see `app::play::start_test_game`).
+#[cfg(debug_assertions)]
+pub async fn start_test_game(
+    ctx: &RequestContext,
+    start: Position,
+    level: Level,
+    seed: u64,
+    kind: GameKind,
+) -> ServerResult<GameView> {
+    let (day, player) = (today_utc(), ctx.player.clone());
+    ctx.db
+        .run(move |c| {
+            let new = NewGame { player_id: &player, kind, day: &day, level, seed, start, now_ms: now_ms() };
+            games::create(c, new).map(|g| g.view())
         })
         .await
 }
@@ -103,22 +158,27 @@ pub async fn own_game(ctx: &RequestContext, game_id: String) -> Result<GameView,
 /// the whole game and records the score before answering. `ply` is the
 /// number of plies the player saw: a move sent from a stale page (another
 /// tab, a retried request) is refused rather than played elsewhere.
-pub async fn play_move(ctx: &RequestContext, game_id: String, ply: usize, mv: String, think_ms: u64) -> Result<GameView, AppError> {
+pub async fn play_move(ctx: &RequestContext, game_id: String, ply: usize, mv: String, think_ms: u64) -> ServerResult<GameView> {
     ctx.limits.check_move(&ctx.player, ctx.address)?;
     if game_id.len() > 64 {
-        return Err(AppError::BadRequest("identifiant de partie trop long".into()));
+        return Err(AppError::BadRequest("identifiant de partie trop long".into()).into());
     }
     let record = ctx.db.run(move |c| games::load(c, &game_id)).await?.ok_or(AppError::GameNotFound)?;
     // The bot's search runs on the blocking pool, without the database lock.
     let player = ctx.player.clone();
     let played = ctx
         .search(move || {
-            let sent = games::PlayerMove { seen_plies: ply, text: &mv, think_ms };
+            let sent = PlayerMove { seen_plies: ply, text: &mv, think_ms };
             games::apply_player_move(&record, &player, sent, now_ms())
         })
         .await??;
     let record = played.record.clone();
     ctx.db.run(move |c| games::save_played(c, &played)).await?;
+    finish_move(ctx, record).await
+}
+
+/// After a stored move: the score if the player won, then the view.
+async fn finish_move(ctx: &RequestContext, record: GameRecord) -> ServerResult<GameView> {
     if scores::may_score(&record) {
         // Verification recomputes every computer move, side by side on the
         // idle cores; a `fort` game's takes seconds, so it keeps to one core
@@ -132,10 +192,8 @@ pub async fn play_move(ctx: &RequestContext, game_id: String, ply: usize, mv: St
 
 /// Verifies a finished game and stores its score if the player won.
 /// Idempotent: the start-up sweep calls it for wins left unscored.
-pub async fn record_score(db: &Db, record: GameRecord, threads: usize) -> Result<(), AppError> {
-    let verified = tokio::task::spawn_blocking(move || scores::verify_win(&record, threads))
-        .await
-        .map_err(|_| AppError::Internal)??;
+pub async fn record_score(db: &Db, record: GameRecord, threads: usize) -> ServerResult<()> {
+    let verified = tokio::task::spawn_blocking(move || scores::verify_win(&record, threads)).await??;
     if let Some(win) = verified {
         db.run(move |c| scores::record(c, &win, now_ms())).await?;
     }
@@ -145,7 +203,7 @@ pub async fn record_score(db: &Db, record: GameRecord, threads: usize) -> Result
 /// Scores the wins a crash left unscored; a game that fails its check is
 /// logged and skipped, never blocks the others. It runs beside the live
 /// site, so it verifies on one thread.
-pub async fn sweep_unscored(db: &Db) -> Result<usize, AppError> {
+pub async fn sweep_unscored(db: &Db) -> ServerResult<usize> {
     let ids = db.run(|c| scores::unscored_wins(c)).await?;
     let mut done = 0;
     for id in ids {
@@ -165,30 +223,41 @@ pub async fn sweep_unscored(db: &Db) -> Result<usize, AppError> {
     Ok(done)
 }
 
-pub async fn resign(ctx: &RequestContext, game_id: String) -> Result<GameView, AppError> {
+pub async fn resign(ctx: &RequestContext, game_id: String) -> ServerResult<GameView> {
     let player = ctx.player.clone();
     ctx.db.run(move |c| games::resign(c, &game_id, &player, now_ms()).and_then(|g| full_view(c, &g))).await
 }
 
-pub async fn set_pseudonym(ctx: &RequestContext, name: String) -> Result<String, AppError> {
+pub async fn set_pseudonym(ctx: &RequestContext, name: String) -> ServerResult<String> {
     let player = ctx.player.clone();
-    ctx.db.run(move |c| players::set_pseudonym(c, &player, &name)).await
+    ctx.db.run(move |c| players::set_pseudonym(c, &player, &name, now_ms())).await
 }
 
-/// A leaderboard: its top rows and the player's own row (even outside
+/// A leaderboard: a day's challenge (`day`, today if absent) or the free
+/// games at a level; its top rows and the player's own row (even outside
 /// the top).
-pub struct Board {
-    pub top: Vec<ScoreLine>,
-    pub mine: Option<ScoreLine>,
-}
-
-pub async fn leaderboard(db: &Db, player: String, board: String) -> Result<Board, AppError> {
-    db.run(move |c| {
-        let top = scores::leaderboard(c, &board, scores::TOP)?;
-        let mine = scores::rank_of(c, &board, &player)?;
-        Ok(Board { top, mine })
-    })
-    .await
+pub async fn leaderboard(db: &Db, player: String, day: Option<String>, level: Option<Level>) -> ServerResult<LeaderboardView> {
+    use super::days::{parse_day, shift_day};
+    let today = today_utc();
+    let board = match (level, day) {
+        (Some(level), _) => BoardKey::Free { level },
+        (None, Some(day)) => {
+            let day = parse_day(&day).ok_or_else(|| AppError::BadRequest(format!("date invalide : {day:.20}")))?;
+            BoardKey::Daily { day }
+        }
+        (None, None) => BoardKey::Daily { day: today.clone() },
+    };
+    let (is_today, previous_day, next_day) = match &board {
+        BoardKey::Daily { day } => {
+            (*day == today, shift_day(day, -1), shift_day(day, 1).filter(|next| *next <= today))
+        }
+        BoardKey::Free { .. } => (false, None, None),
+    };
+    let key = scores::board_key(&board);
+    let (top, mine) = db
+        .run(move |c| Ok((scores::leaderboard(c, &key, scores::TOP)?, scores::rank_of(c, &key, &player)?)))
+        .await?;
+    Ok(LeaderboardView { board, is_today, previous_day, next_day, top, mine })
 }
 
 /// A game for the replay page. Finished games are public (they prove a
@@ -196,19 +265,19 @@ pub async fn leaderboard(db: &Db, player: String, board: String) -> Result<Board
 /// the day is over: the computer answers the same moves the same way, so
 /// a winning line shown today could be copied today. A game in progress is
 /// shown to its player only.
-pub async fn replay(db: &Db, player: String, game_id: String) -> Result<GameView, AppError> {
+pub async fn replay(db: &Db, player: String, game_id: String) -> ServerResult<GameView> {
     if game_id.len() > 64 {
-        return Err(AppError::GameNotFound);
+        return Err(AppError::GameNotFound.into());
     }
     let today = today_utc();
     db.run(move |c| {
         let record = games::load(c, &game_id)?.ok_or(AppError::GameNotFound)?;
         if record.player_id != player {
             if record.outcome.is_none() {
-                return Err(AppError::NotYourGame);
+                return Err(AppError::NotYourGame.into());
             }
             if record.kind == GameKind::Daily && record.day >= today {
-                return Err(AppError::HiddenUntilTomorrow);
+                return Err(AppError::HiddenUntilTomorrow.into());
             }
         }
         let mut view = full_view(c, &record)?;

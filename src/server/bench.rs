@@ -5,7 +5,7 @@
 use super::db::Db;
 use super::games::GameRecord;
 use super::{router, scores, today_utc};
-use crate::app::game_state::GameKind;
+use crate::protocol::GameKind;
 use crate::engine::bot::{self, Level};
 use crate::engine::Game;
 use axum::body::Body;
@@ -69,7 +69,7 @@ pub async fn run(out: &mut dyn Write) -> Result<(), Box<dyn std::error::Error>> 
     writeln!(out, "setup: {PLAYERS} scores on {board} in {:.1} s", started.elapsed().as_secs_f64())?;
 
     let options = LeptosOptions::builder().output_name("dames").site_root("target/site").build();
-    let app = router(options, db.clone());
+    let app = router(options, super::Site::with_defaults(db.clone()));
     let mut times = Vec::new();
     for i in 0..50 {
         // A player far down the board, whose own row is shown below the top.

@@ -1,6 +1,7 @@
 //! The SQLite database: one connection, migrations applied at start-up, and
 //! blocking work moved off the async executor.
 
+use super::error::{ServerError, ServerResult};
 use rusqlite::Connection;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -13,47 +14,11 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     ("0003_bot_version.sql", include_str!("../../migrations/0003_bot_version.sql")),
 ];
 
-#[derive(Debug)]
-pub enum DbError {
-    Sqlite(rusqlite::Error),
-    /// The database was written by a newer version of Dames.
-    TooNew { found: usize, known: usize },
-    /// The blocking task died (a panic in a query).
-    Task(String),
-}
-
-impl std::fmt::Display for DbError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            DbError::Sqlite(e) => write!(f, "sqlite: {e}"),
-            DbError::TooNew { found, known } => {
-                write!(f, "database schema version {found} is newer than this program's {known}")
-            }
-            DbError::Task(e) => write!(f, "database task failed: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for DbError {}
-
-impl From<rusqlite::Error> for DbError {
-    fn from(e: rusqlite::Error) -> DbError {
-        DbError::Sqlite(e)
-    }
-}
-
-impl From<DbError> for crate::app::error::AppError {
-    fn from(e: DbError) -> Self {
-        tracing::error!("database: {e}");
-        crate::app::error::AppError::Internal
-    }
-}
-
 /// Applies the migrations not applied yet. Returns how many ran.
-pub fn migrate(conn: &mut Connection) -> Result<usize, DbError> {
+pub fn migrate(conn: &mut Connection) -> ServerResult<usize> {
     let applied: usize = conn.query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0))? as usize;
     if applied > MIGRATIONS.len() {
-        return Err(DbError::TooNew { found: applied, known: MIGRATIONS.len() });
+        return Err(ServerError::SchemaTooNew { found: applied, known: MIGRATIONS.len() });
     }
     for (i, (name, sql)) in MIGRATIONS.iter().enumerate().skip(applied) {
         let tx = conn.transaction()?;
@@ -74,7 +39,7 @@ pub struct Db {
 }
 
 impl Db {
-    pub fn open(path: &Path) -> Result<Db, DbError> {
+    pub fn open(path: &Path) -> ServerResult<Db> {
         let mut conn = Connection::open(path)?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
@@ -85,7 +50,7 @@ impl Db {
     }
 
     /// An in-memory database, for tests.
-    pub fn open_in_memory() -> Result<Db, DbError> {
+    pub fn open_in_memory() -> ServerResult<Db> {
         let mut conn = Connection::open_in_memory()?;
         conn.pragma_update(None, "foreign_keys", true)?;
         migrate(&mut conn)?;
@@ -93,11 +58,10 @@ impl Db {
     }
 
     /// Runs `work` with the connection on the blocking pool.
-    pub async fn run<T, E>(&self, work: impl FnOnce(&mut Connection) -> Result<T, E> + Send + 'static) -> Result<T, E>
-    where
-        T: Send + 'static,
-        E: From<DbError> + Send + 'static,
-    {
+    pub async fn run<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&mut Connection) -> ServerResult<T> + Send + 'static,
+    ) -> ServerResult<T> {
         let conn = self.conn.clone();
         tokio::task::spawn_blocking(move || {
             // A panic while holding the lock poisons it; the connection
@@ -105,8 +69,7 @@ impl Db {
             let mut guard = conn.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
             work(&mut guard)
         })
-        .await
-        .map_err(|e| E::from(DbError::Task(e.to_string())))?
+        .await?
     }
 
     /// Runs `work` on the calling thread (for start-up and tests).
@@ -145,13 +108,14 @@ mod tests {
     fn a_newer_database_is_refused() {
         let mut conn = Connection::open_in_memory().unwrap();
         conn.pragma_update(None, "user_version", 99).unwrap();
-        assert!(matches!(migrate(&mut conn), Err(DbError::TooNew { found: 99, .. })));
+        assert!(matches!(migrate(&mut conn), Err(ServerError::SchemaTooNew { found: 99, .. })));
     }
 
     #[test]
     fn a_file_database_survives_reopening() {
-        let path = std::env::temp_dir().join(format!("dames-db-test-{}.sqlite3", std::process::id()));
-        let _ = std::fs::remove_file(&path);
+        // The folder goes away when the test ends, passed or failed.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("dames.sqlite3");
         {
             let db = Db::open(&path).unwrap();
             db.run_blocking(|c| c.execute("INSERT INTO players (id, created_at) VALUES ('p', 1)", [])).unwrap();
@@ -159,9 +123,5 @@ mod tests {
         let db = Db::open(&path).unwrap();
         let n: i64 = db.run_blocking(|c| c.query_row("SELECT count(*) FROM players", [], |r| r.get(0))).unwrap();
         assert_eq!(n, 1);
-        drop(db);
-        for suffix in ["", "-wal", "-shm"] {
-            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
-        }
     }
 }

@@ -1,10 +1,11 @@
 //! Games against the computer: creating them, replaying and extending them
-//! with the engine, storing every ply. The server trusts nothing the browser
+//! with the engine, storing every ply (and the player's row with their first
+//! game: nothing is stored for a player who only looks). The server trusts nothing the browser
 //! sends: each request replays the stored moves, checks the new one, and
 //! computes the computer's reply itself.
 
-use crate::app::error::AppError;
-use crate::app::game_state::{replay_stored, GameKind, GameView};
+use super::error::{ServerError, ServerResult};
+use crate::protocol::{move_text_error_fr, replay_stored, AppError, GameKind, GameView};
 use crate::engine::bot::{self, Level};
 use crate::engine::{parse_long_form, Color, Game, Outcome, Position};
 use rusqlite::{params, Connection, OptionalExtension};
@@ -51,23 +52,22 @@ impl GameRecord {
     /// checked (the player's) or computed (the computer's) by the server,
     /// so a move request only needs this; scoring uses
     /// [`GameRecord::replay_verified`].
-    pub fn replay(&self) -> Result<Game, AppError> {
-        replay_stored(&self.start_fen, &self.moves, self.outcome).map_err(|e| self.corrupt(e.0))
+    pub fn replay(&self) -> ServerResult<Game> {
+        replay_stored(&self.start_fen, &self.moves, self.outcome).map_err(|e| self.corrupt(e))
     }
 
     /// The stored moves replayed through the rules, and each computer move
     /// recomputed from the seed and level: the proof behind a score. The
     /// replies do not depend on each other: they are recomputed on up to
     /// `threads` threads.
-    pub fn replay_verified(&self, threads: usize) -> Result<Game, AppError> {
+    pub fn replay_verified(&self, threads: usize) -> ServerResult<Game> {
         let game = self.replay()?;
         bot::verify_replies(&game, Color::Black, self.level, self.seed, threads).map_err(|e| self.corrupt(e))?;
         Ok(game)
     }
 
-    fn corrupt(&self, why: impl std::fmt::Display) -> AppError {
-        tracing::error!(game = %self.id, "stored game does not replay: {why}");
-        AppError::Internal
+    fn corrupt(&self, why: impl std::fmt::Display) -> ServerError {
+        ServerError::CorruptGame { game: self.id.clone(), why: why.to_string() }
     }
 }
 
@@ -82,9 +82,9 @@ pub struct NewGame<'a> {
     pub now_ms: i64,
 }
 
-/// Creates a game; if the computer is to move first (a set-up position
-/// with Black to move), it plays at once.
-pub fn create(conn: &mut Connection, new: NewGame<'_>) -> Result<GameRecord, AppError> {
+/// A new game, not stored yet: its record, with the computer's first move
+/// when it is to move first (a set-up position with Black to move).
+pub fn new_record(new: NewGame<'_>) -> ServerResult<Played> {
     let mut record = GameRecord {
         id: uuid::Uuid::new_v4().to_string(),
         player_id: new.player_id.to_string(),
@@ -104,17 +104,28 @@ pub fn create(conn: &mut Connection, new: NewGame<'_>) -> Result<GameRecord, App
     let mut added = Vec::new();
     if game.turn() == Color::Black {
         if let Some(reply) = bot::reply(&game, record.level, record.seed) {
-            game.play(&reply.mv).map_err(|_| AppError::Internal)?;
+            play_computed(&mut game, &reply.mv)?;
             added.push((reply.mv.long_form().to_string(), None));
         }
     }
     record.moves = added.iter().map(|(m, _)| m.clone()).collect();
     record.outcome = game.outcome();
-    let tx = conn.transaction().map_err(db_error)?;
+    Ok(Played { record, added, expected_plies: 0 })
+}
+
+/// Stores a new game with its first plies, and the player's row if this is
+/// their first game.
+pub fn insert_new(conn: &mut Connection, new: &Played) -> ServerResult<()> {
+    let record = &new.record;
+    let tx = conn.transaction()?;
+    tx.execute(
+        "INSERT OR IGNORE INTO players (id, created_at) VALUES (?1, ?2)",
+        params![record.player_id, record.created_at],
+    )?;
     tx.execute(
         "INSERT INTO games (id, player_id, kind, day, level, seed, start_fen, ply_count, outcome, active_ms,
                             last_answer_ms, created_at, finished_at, bot_version)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0, ?10, ?10, ?11, ?12)",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
         params![
             record.id,
             record.player_id,
@@ -125,18 +136,44 @@ pub fn create(conn: &mut Connection, new: NewGame<'_>) -> Result<GameRecord, App
             record.start_fen,
             record.moves.len() as i64,
             record.outcome.map(outcome_json),
-            new.now_ms,
-            record.outcome.map(|_| new.now_ms),
+            record.active_ms as i64,
+            record.last_answer_ms,
+            record.created_at,
+            record.outcome.map(|_| record.last_answer_ms),
             record.bot_version,
         ],
-    )
-    .map_err(db_error)?;
-    insert_moves(&tx, &record.id, 0, &added)?;
-    tx.commit().map_err(db_error)?;
-    Ok(record)
+    )?;
+    insert_moves(&tx, &record.id, 0, &new.added)?;
+    tx.commit()?;
+    Ok(())
 }
 
-pub fn load(conn: &Connection, id: &str) -> Result<Option<GameRecord>, AppError> {
+/// Creates and stores a game.
+pub fn create(conn: &mut Connection, new: NewGame<'_>) -> ServerResult<GameRecord> {
+    let new = new_record(new)?;
+    insert_new(conn, &new)?;
+    Ok(new.record)
+}
+
+/// A new game with the player's first move and the computer's answer, not
+/// stored yet: [`insert_new`] stores them together. Pure computation (the
+/// answer is a search), so it runs without the database.
+pub fn new_record_with_move(new: NewGame<'_>, first: PlayerMove<'_>) -> ServerResult<Played> {
+    let now_ms = new.now_ms;
+    let opening = new_record(new)?;
+    let mut played = apply_player_move(&opening.record, &opening.record.player_id, first, now_ms)?;
+    played.added.splice(0..0, opening.added);
+    played.expected_plies = 0;
+    Ok(played)
+}
+
+/// Plays a move the server itself computed: one the rules refuse is a bug
+/// in the engine, not the player's doing.
+fn play_computed(game: &mut Game, mv: &crate::engine::Move) -> ServerResult<()> {
+    game.play(mv).map_err(|e| ServerError::CorruptGame { game: "(new)".into(), why: format!("computed move refused: {e}") })
+}
+
+pub fn load(conn: &Connection, id: &str) -> ServerResult<Option<GameRecord>> {
     let row = conn
         .query_row(
             "SELECT id, player_id, kind, day, level, seed, start_fen, outcome, active_ms, last_answer_ms, created_at,
@@ -161,22 +198,24 @@ pub fn load(conn: &Connection, id: &str) -> Result<Option<GameRecord>, AppError>
             },
         )
         .optional()
-        .map_err(db_error)?;
+        ?;
     let Some((id, player_id, kind, day, level, seed, start_fen, outcome, active_ms, last_answer_ms, created_at, bot_version)) =
         row
     else {
         return Ok(None);
     };
-    let mut stmt = conn.prepare_cached("SELECT move FROM game_moves WHERE game_id = ?1 ORDER BY ply").map_err(db_error)?;
+    let mut stmt = conn.prepare_cached("SELECT move FROM game_moves WHERE game_id = ?1 ORDER BY ply")?;
     let moves = stmt
         .query_map([&id], |r| r.get::<_, String>(0))
-        .map_err(db_error)?
+        ?
         .collect::<Result<Vec<_>, _>>()
-        .map_err(db_error)?;
+        ?;
     Ok(Some(GameRecord {
-        kind: GameKind::from_name(&kind).ok_or(AppError::Internal)?,
-        level: level.parse().map_err(|_| AppError::Internal)?,
-        outcome: outcome.map(|o| serde_json::from_str(&o)).transpose().map_err(|_| AppError::Internal)?,
+        kind: GameKind::from_name(&kind).ok_or_else(|| ServerError::Unreadable(format!("game kind {kind:?}")))?,
+        level: level.parse().map_err(|_| ServerError::Unreadable(format!("level {level:?}")))?,
+        outcome: outcome
+            .map(|o| serde_json::from_str(&o).map_err(|e| ServerError::Unreadable(format!("outcome {o:?}: {e}"))))
+            .transpose()?,
         seed: seed as u64,
         bot_version,
         active_ms: active_ms as u64,
@@ -193,7 +232,7 @@ pub fn load(conn: &Connection, id: &str) -> Result<Option<GameRecord>, AppError>
 /// The player's latest game of this kind (for the daily challenge, of that
 /// day) against today's computer: the one the page resumes. A game against
 /// an earlier version is left as it is (it can be replayed, not continued).
-pub fn latest(conn: &Connection, player_id: &str, kind: GameKind, day: Option<&str>) -> Result<Option<GameRecord>, AppError> {
+pub fn latest(conn: &Connection, player_id: &str, kind: GameKind, day: Option<&str>) -> ServerResult<Option<GameRecord>> {
     let id: Option<String> = conn
         .query_row(
             "SELECT id FROM games WHERE player_id = ?1 AND kind = ?2 AND (?3 IS NULL OR day = ?3) AND bot_version = ?4
@@ -202,7 +241,7 @@ pub fn latest(conn: &Connection, player_id: &str, kind: GameKind, day: Option<&s
             |r| r.get(0),
         )
         .optional()
-        .map_err(db_error)?;
+        ?;
     match id {
         Some(id) => load(conn, &id),
         None => Ok(None),
@@ -231,36 +270,36 @@ pub struct PlayerMove<'a> {
 
 /// Checks and plays the player's move, then the computer's reply. Pure
 /// computation: no database, so the bot's search holds no lock.
-pub fn apply_player_move(record: &GameRecord, player_id: &str, sent: PlayerMove<'_>, now_ms: i64) -> Result<Played, AppError> {
+pub fn apply_player_move(record: &GameRecord, player_id: &str, sent: PlayerMove<'_>, now_ms: i64) -> ServerResult<Played> {
     let PlayerMove { seen_plies, text, think_ms } = sent;
     if record.player_id != player_id {
-        return Err(AppError::NotYourGame);
+        return Err(AppError::NotYourGame.into());
     }
     if record.outcome.is_some() {
-        return Err(AppError::GameOver);
+        return Err(AppError::GameOver.into());
     }
     if record.bot_version != bot::BOT_VERSION {
-        return Err(AppError::ComputerChanged);
+        return Err(AppError::ComputerChanged.into());
     }
     if record.moves.len() != seen_plies {
-        return Err(AppError::Conflict);
+        return Err(AppError::Conflict.into());
     }
     if text.len() > 200 {
-        return Err(AppError::BadRequest("coup trop long".into()));
+        return Err(AppError::BadRequest("coup trop long".into()).into());
     }
     let mut game = record.replay()?;
     if game.is_over() {
-        return Err(AppError::GameOver);
+        return Err(AppError::GameOver.into());
     }
     if game.turn() != Color::White {
-        return Err(AppError::NotYourTurn);
+        return Err(AppError::NotYourTurn.into());
     }
-    let mv = parse_long_form(game.position(), text).map_err(|e| AppError::IllegalMove(crate::app::error::move_text_error_fr(&e)))?;
+    let mv = parse_long_form(game.position(), text).map_err(|e| AppError::IllegalMove(move_text_error_fr(&e)))?;
     game.play(&mv).map_err(|e| AppError::IllegalMove(e.to_string()))?;
     let think = clamp_think_ms(think_ms, now_ms - record.last_answer_ms);
     let mut added = vec![(mv.long_form().to_string(), Some(think))];
     if let Some(reply) = bot::reply(&game, record.level, record.seed) {
-        game.play(&reply.mv).map_err(|_| AppError::Internal)?;
+        play_computed(&mut game, &reply.mv)?;
         added.push((reply.mv.long_form().to_string(), None));
     }
     let mut next = record.clone();
@@ -281,9 +320,9 @@ pub fn clamp_think_ms(reported_ms: u64, wall_ms: i64) -> u64 {
 
 /// Stores what `apply_player_move` computed, unless another request has
 /// changed the game meanwhile.
-pub fn save_played(conn: &mut Connection, played: &Played) -> Result<(), AppError> {
+pub fn save_played(conn: &mut Connection, played: &Played) -> ServerResult<()> {
     let r = &played.record;
-    let tx = conn.transaction().map_err(db_error)?;
+    let tx = conn.transaction()?;
     let changed = tx
         .execute(
             "UPDATE games SET ply_count = ?2, outcome = ?3, active_ms = ?4, last_answer_ms = ?5,
@@ -298,23 +337,23 @@ pub fn save_played(conn: &mut Connection, played: &Played) -> Result<(), AppErro
                 played.expected_plies as i64
             ],
         )
-        .map_err(db_error)?;
+        ?;
     if changed != 1 {
-        return Err(AppError::Conflict);
+        return Err(AppError::Conflict.into());
     }
     insert_moves(&tx, &r.id, played.expected_plies, &played.added)?;
-    tx.commit().map_err(db_error)?;
+    tx.commit()?;
     Ok(())
 }
 
 /// The player gives up.
-pub fn resign(conn: &mut Connection, id: &str, player_id: &str, now_ms: i64) -> Result<GameRecord, AppError> {
+pub fn resign(conn: &mut Connection, id: &str, player_id: &str, now_ms: i64) -> ServerResult<GameRecord> {
     let mut record = load(conn, id)?.ok_or(AppError::GameNotFound)?;
     if record.player_id != player_id {
-        return Err(AppError::NotYourGame);
+        return Err(AppError::NotYourGame.into());
     }
     if record.outcome.is_some() {
-        return Err(AppError::GameOver);
+        return Err(AppError::GameOver.into());
     }
     let outcome = Outcome::Win { winner: Color::Black, reason: crate::engine::WinReason::Resignation };
     let changed = conn
@@ -322,31 +361,26 @@ pub fn resign(conn: &mut Connection, id: &str, player_id: &str, now_ms: i64) -> 
             "UPDATE games SET outcome = ?2, finished_at = ?3 WHERE id = ?1 AND outcome IS NULL",
             params![id, outcome_json(outcome), now_ms],
         )
-        .map_err(db_error)?;
+        ?;
     if changed != 1 {
-        return Err(AppError::Conflict);
+        return Err(AppError::Conflict.into());
     }
     record.outcome = Some(outcome);
     Ok(record)
 }
 
-fn insert_moves(tx: &rusqlite::Transaction<'_>, game_id: &str, first_ply: usize, moves: &[(String, Option<u64>)]) -> Result<(), AppError> {
+fn insert_moves(tx: &rusqlite::Transaction<'_>, game_id: &str, first_ply: usize, moves: &[(String, Option<u64>)]) -> ServerResult<()> {
     let mut stmt = tx
         .prepare_cached("INSERT INTO game_moves (game_id, ply, move, think_ms) VALUES (?1, ?2, ?3, ?4)")
-        .map_err(db_error)?;
+        ?;
     for (i, (mv, think)) in moves.iter().enumerate() {
-        stmt.execute(params![game_id, (first_ply + i) as i64, mv, think.map(|t| t as i64)]).map_err(db_error)?;
+        stmt.execute(params![game_id, (first_ply + i) as i64, mv, think.map(|t| t as i64)])?;
     }
     Ok(())
 }
 
 fn outcome_json(outcome: Outcome) -> String {
     serde_json::to_string(&outcome).expect("an outcome serialises")
-}
-
-pub fn db_error(e: rusqlite::Error) -> AppError {
-    tracing::error!("database: {e}");
-    AppError::Internal
 }
 
 #[cfg(test)]
@@ -375,12 +409,13 @@ mod tests {
     }
 
     fn play(db: &Db, id: &str, player: &str, text: &str, now_ms: i64) -> Result<GameRecord, AppError> {
-        db.run_blocking(|c| {
+        db.run_blocking(|c| -> ServerResult<GameRecord> {
             let record = load(c, id)?.ok_or(AppError::GameNotFound)?;
             let played = apply_player_move(&record, player, PlayerMove { seen_plies: record.moves.len(), text, think_ms: 5_000 }, now_ms)?;
             save_played(c, &played)?;
             Ok(played.record)
         })
+        .map_err(AppError::from)
     }
 
     #[test]
@@ -430,7 +465,7 @@ mod tests {
         let after = play(&db, &game.id, "p1", "28x17{22}", 2_000).unwrap();
         assert!(matches!(after.outcome, Some(Outcome::Win { winner: Color::White, .. })));
         assert_eq!(play(&db, &game.id, "p1", "40-34", 3_000), Err(AppError::GameOver));
-        assert_eq!(db.run_blocking(|c| resign(c, &game.id, "p1", 4_000)), Err(AppError::GameOver));
+        assert_eq!(db.run_blocking(|c| resign(c, &game.id, "p1", 4_000)).map_err(AppError::from), Err(AppError::GameOver));
     }
 
     #[test]
@@ -440,15 +475,15 @@ mod tests {
         let first = apply_player_move(&game, "p1", PlayerMove { seen_plies: game.moves.len(), text: "32-28", think_ms: 1_000 }, 2_000).unwrap();
         let second = apply_player_move(&game, "p1", PlayerMove { seen_plies: game.moves.len(), text: "33-29", think_ms: 1_000 }, 2_000).unwrap();
         db.run_blocking(|c| save_played(c, &first)).unwrap();
-        assert_eq!(db.run_blocking(|c| save_played(c, &second)), Err(AppError::Conflict));
+        assert_eq!(db.run_blocking(|c| save_played(c, &second)).map_err(AppError::from), Err(AppError::Conflict));
         let stored = db.run_blocking(|c| load(c, &game.id)).unwrap().unwrap();
         assert_eq!(stored.moves[0], "32-28");
     }
 
     #[test]
     fn a_game_survives_reopening_the_database_file() {
-        let path = std::env::temp_dir().join(format!("dames-games-test-{}.sqlite3", std::process::id()));
-        let _ = std::fs::remove_file(&path);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("dames.sqlite3");
         let id = {
             let db = Db::open(&path).unwrap();
             let game = new_game(&db, Position::start());
@@ -460,10 +495,41 @@ mod tests {
         assert_eq!(stored.moves.len(), 2);
         let latest = db.run_blocking(|c| latest(c, "p1", GameKind::Free, None)).unwrap().unwrap();
         assert_eq!(latest.id, id);
-        drop(db);
-        for suffix in ["", "-wal", "-shm"] {
-            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
-        }
+    }
+
+    #[test]
+    fn a_refused_first_move_stores_nothing_and_a_legal_one_stores_the_game_and_player() {
+        let db = Db::open_in_memory().unwrap();
+        let new = || NewGame {
+            player_id: "newcomer",
+            kind: GameKind::Daily,
+            day: "2026-11-29",
+            level: Level::Intermediaire,
+            seed: 9,
+            start: Position::start(),
+            now_ms: 1_000,
+        };
+        let count = |db: &Db| -> (i64, i64) {
+            db.run_blocking(|c| {
+                let players = c.query_row("SELECT count(*) FROM players", [], |r| r.get(0)).unwrap();
+                let games = c.query_row("SELECT count(*) FROM games", [], |r| r.get(0)).unwrap();
+                (players, games)
+            })
+        };
+        let illegal = PlayerMove { seen_plies: 0, text: "32-23", think_ms: 1_000 };
+        let refused = new_record_with_move(new(), illegal).map_err(AppError::from);
+        assert!(matches!(refused, Err(AppError::IllegalMove(_))));
+        assert_eq!(count(&db), (0, 0));
+        let legal = PlayerMove { seen_plies: 0, text: "32-28", think_ms: 1_000 };
+        let played = new_record_with_move(new(), legal).unwrap();
+        db.run_blocking(|c| insert_new(c, &played)).unwrap();
+        let record = played.record;
+        assert_eq!(count(&db), (1, 1));
+        let stored = db.run_blocking(|c| load(c, &record.id)).unwrap().unwrap();
+        assert_eq!(stored, record);
+        assert_eq!(stored.moves.len(), 2, "the move and the computer's answer");
+        assert_eq!(stored.active_ms, MIN_THINK_MS, "the clock starts with the first move");
+        stored.replay_verified(1).unwrap();
     }
 
     #[test]
@@ -474,14 +540,14 @@ mod tests {
         // between the two plies): the player may not move.
         let mut waiting = game.clone();
         waiting.moves.push("32-28".into());
-        assert_eq!(apply_player_move(&waiting, "p1", PlayerMove { seen_plies: waiting.moves.len(), text: "33-29", think_ms: 1_000 }, 2_000).err(), Some(AppError::NotYourTurn));
+        assert_eq!(apply_player_move(&waiting, "p1", PlayerMove { seen_plies: waiting.moves.len(), text: "33-29", think_ms: 1_000 }, 2_000).err().map(AppError::from), Some(AppError::NotYourTurn));
         // A move sent for another ply than the stored one (a stale tab).
         let stale = PlayerMove { seen_plies: 4, text: "32-28", think_ms: 1_000 };
-        assert_eq!(apply_player_move(&game, "p1", stale, 2_000).err(), Some(AppError::Conflict));
+        assert_eq!(apply_player_move(&game, "p1", stale, 2_000).err().map(AppError::from), Some(AppError::Conflict));
         // The same request twice: the second finds the ply taken.
         let played = apply_player_move(&game, "p1", PlayerMove { seen_plies: game.moves.len(), text: "32-28", think_ms: 1_000 }, 2_000).unwrap();
         db.run_blocking(|c| save_played(c, &played)).unwrap();
-        assert_eq!(db.run_blocking(|c| save_played(c, &played)), Err(AppError::Conflict));
+        assert_eq!(db.run_blocking(|c| save_played(c, &played)).map_err(AppError::from), Err(AppError::Conflict));
         let stored = db.run_blocking(|c| load(c, &game.id)).unwrap().unwrap();
         assert_eq!(stored.moves.len(), 2);
     }

@@ -4,15 +4,64 @@
 //! at once, so that a burst of `fort` games queues instead of exhausting
 //! memory and cores.
 
-use crate::app::error::AppError;
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use super::error::{ServerError, ServerResult};
+use crate::protocol::AppError;
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, NotUntil, Quota, RateLimiter};
 use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::Arc;
 use tokio::sync::Semaphore;
 
-fn quota_per_minute(n: u32, burst: u32) -> Quota {
-    Quota::per_minute(NonZeroU32::new(n).expect("non-zero")).allow_burst(NonZeroU32::new(burst).expect("non-zero"))
+/// How many requests of each kind one player, and one address, may make
+/// per minute. The bursts are a fraction of that: a person never needs the
+/// whole minute's worth at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LimitsConfig {
+    /// `DAMES_LIMIT_MOVES_PER_MINUTE`: a fast player plays a move a second
+    /// or two (a forced capture goes quicker); a script plays thousands.
+    pub moves_per_player: u32,
+    /// `DAMES_LIMIT_MOVES_PER_MINUTE_PER_ADDRESS`.
+    pub moves_per_address: u32,
+    /// `DAMES_LIMIT_GAMES_PER_MINUTE`: a new game every few seconds is
+    /// plenty for a person.
+    pub games_per_player: u32,
+    /// `DAMES_LIMIT_GAMES_PER_MINUTE_PER_ADDRESS`.
+    pub games_per_address: u32,
+}
+
+impl Default for LimitsConfig {
+    fn default() -> LimitsConfig {
+        LimitsConfig { moves_per_player: 300, moves_per_address: 1200, games_per_player: 20, games_per_address: 120 }
+    }
+}
+
+impl LimitsConfig {
+    /// The limits from the environment, each variable optional.
+    pub fn from_env() -> Result<LimitsConfig, String> {
+        let mut config = LimitsConfig::default();
+        for (name, field) in [
+            ("DAMES_LIMIT_MOVES_PER_MINUTE", &mut config.moves_per_player),
+            ("DAMES_LIMIT_MOVES_PER_MINUTE_PER_ADDRESS", &mut config.moves_per_address),
+            ("DAMES_LIMIT_GAMES_PER_MINUTE", &mut config.games_per_player),
+            ("DAMES_LIMIT_GAMES_PER_MINUTE_PER_ADDRESS", &mut config.games_per_address),
+        ] {
+            if let Ok(text) = std::env::var(name) {
+                *field = match text.trim().parse::<u32>() {
+                    Ok(n) if n > 0 => n,
+                    _ => return Err(format!("{name} {text:?} is not a whole number of requests per minute above 0")),
+                };
+            }
+        }
+        Ok(config)
+    }
+}
+
+/// `per_minute` requests a minute, `1 / burst_divisor` of them at once.
+fn quota(per_minute: u32, burst_divisor: u32) -> Quota {
+    let rate = NonZeroU32::new(per_minute).unwrap_or(NonZeroU32::MIN);
+    let burst = NonZeroU32::new(per_minute / burst_divisor).unwrap_or(NonZeroU32::MIN);
+    Quota::per_minute(rate).allow_burst(burst)
 }
 
 /// The limits of one server.
@@ -28,16 +77,19 @@ pub struct RateLimits {
 
 impl Default for RateLimits {
     fn default() -> RateLimits {
+        RateLimits::new(LimitsConfig::default())
+    }
+}
+
+impl RateLimits {
+    pub fn new(config: LimitsConfig) -> RateLimits {
         let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
         RateLimits {
             searches: Arc::new(Semaphore::new(cores)),
-            // A new game every few seconds is plenty for a person.
-            games_by_player: Arc::new(RateLimiter::keyed(quota_per_minute(20, 10))),
-            games_by_address: Arc::new(RateLimiter::keyed(quota_per_minute(120, 40))),
-            // A fast player plays a move a second or two (a forced capture
-            // goes quicker); a script plays thousands.
-            moves_by_player: Arc::new(RateLimiter::keyed(quota_per_minute(300, 60))),
-            moves_by_address: Arc::new(RateLimiter::keyed(quota_per_minute(1200, 200))),
+            games_by_player: Arc::new(RateLimiter::keyed(quota(config.games_per_player, 2))),
+            games_by_address: Arc::new(RateLimiter::keyed(quota(config.games_per_address, 3))),
+            moves_by_player: Arc::new(RateLimiter::keyed(quota(config.moves_per_player, 5))),
+            moves_by_address: Arc::new(RateLimiter::keyed(quota(config.moves_per_address, 6))),
         }
     }
 }
@@ -55,8 +107,8 @@ impl RateLimits {
     /// waited for, then as many of those free at that moment as `at_most`
     /// allows. Other players' searches never wait behind more than the
     /// cores that were idle anyway.
-    pub async fn search_slots(&self, at_most: usize) -> Result<tokio::sync::SemaphorePermit<'_>, AppError> {
-        let mut slots = self.searches.acquire().await.map_err(|_| AppError::Internal)?;
+    pub async fn search_slots(&self, at_most: usize) -> ServerResult<tokio::sync::SemaphorePermit<'_>> {
+        let mut slots = self.searches.acquire().await.map_err(|_| ServerError::SearchSlotsClosed)?;
         while slots.num_permits() < at_most {
             let Ok(idle) = self.searches.try_acquire() else { break };
             slots.merge(idle);
@@ -79,10 +131,17 @@ fn check(
     player: &str,
     address: Option<IpAddr>,
 ) -> Result<(), AppError> {
+    // Seconds until the bucket has a token again, rounded up.
+    let refused = |not_until: NotUntil<<DefaultClock as Clock>::Instant>, now| {
+        let wait = not_until.wait_time_from(now);
+        AppError::RateLimited { retry_after_s: wait.as_secs() + u64::from(wait.subsec_nanos() > 0) }
+    };
     if let Some(ip) = address {
-        by_address.check_key(&network_of(ip)).map_err(|_| AppError::RateLimited)?;
+        let now = by_address.clock().now();
+        by_address.check_key(&network_of(ip)).map_err(|n| refused(n, now))?;
     }
-    by_player.check_key(&player.to_string()).map_err(|_| AppError::RateLimited)
+    let now = by_player.clock().now();
+    by_player.check_key(&player.to_string()).map_err(|n| refused(n, now))
 }
 
 /// The key an address is counted under: an IPv6 client usually holds a
@@ -98,10 +157,6 @@ fn network_of(ip: IpAddr) -> IpAddr {
     }
 }
 
-/// The client's address, when the server was started with connection info.
-pub async fn client_address() -> Option<IpAddr> {
-    leptos_axum::extract::<axum::extract::ConnectInfo<std::net::SocketAddr>>().await.ok().map(|c| c.0.ip())
-}
 
 #[cfg(test)]
 mod tests {
@@ -113,7 +168,11 @@ mod tests {
         let ip: IpAddr = "127.0.0.1".parse().unwrap();
         let allowed = (0..150).filter(|_| limits.check_move("p", Some(ip)).is_ok()).count();
         assert!((60..70).contains(&allowed), "{allowed}");
-        assert_eq!(limits.check_move("p", Some(ip)), Err(AppError::RateLimited));
+        match limits.check_move("p", Some(ip)) {
+            // 300 a minute: the next token comes within a fifth of a second.
+            Err(AppError::RateLimited { retry_after_s }) => assert_eq!(retry_after_s, 1),
+            other => panic!("{other:?}"),
+        }
         // Another player on another address is not affected.
         assert!(limits.check_move("q", Some("10.0.0.9".parse().unwrap())).is_ok());
         // One IPv6 /64 is one address.
@@ -122,6 +181,19 @@ mod tests {
         assert_eq!(network_of(a), network_of(b));
         let games = (0..50).filter(|_| limits.check_new_game("p", None).is_ok()).count();
         assert!((10..15).contains(&games), "{games}");
+    }
+
+    #[test]
+    fn the_limits_are_configuration() {
+        let strict = LimitsConfig { moves_per_player: 6, moves_per_address: 6000, ..LimitsConfig::default() };
+        let limits = RateLimits::new(strict);
+        let allowed = (0..20).filter(|_| limits.check_move("p", None).is_ok()).count();
+        assert_eq!(allowed, 1, "a burst of a fifth of 6 is one");
+        match limits.check_move("p", None) {
+            // 6 a minute: one every ten seconds.
+            Err(AppError::RateLimited { retry_after_s }) => assert!((9..=10).contains(&retry_after_s), "{retry_after_s}"),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[tokio::test]

@@ -1,29 +1,43 @@
 //! The server side (built with the `ssr` feature only): configuration, the
-//! HTTP router, the database and what the site stores.
+//! HTTP router, the database and what the site stores. It uses the engine
+//! and the wire types; it names the app only here, where the router mounts
+//! it.
 
 pub mod api;
 pub mod bench;
+pub mod days;
 pub mod db;
+pub mod error;
 pub mod games;
+#[cfg(test)]
+mod http_tests;
 pub mod limits;
 pub mod players;
+pub mod proxy;
 pub mod scores;
+pub mod statuses;
 
 use crate::app::{shell, App};
 use axum::body::Body;
-use axum::http::{header, HeaderValue, Response, StatusCode};
+use axum::http::{header, HeaderValue, Request, Response, StatusCode};
 use axum::routing::get;
 use axum::Router;
 use db::Db;
+pub use days::today_utc;
 use leptos::config::LeptosOptions;
 use leptos::prelude::*;
 use leptos_axum::{generate_route_list, LeptosRoutes};
+use limits::{LimitsConfig, RateLimits};
+use proxy::TrustedProxies;
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
 use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::trace::TraceLayer;
+use tracing::Span;
 
 /// Where to listen, what to serve, where to store: from the environment.
 #[derive(Clone, Debug)]
@@ -34,6 +48,10 @@ pub struct Config {
     pub site_root: PathBuf,
     /// `DAMES_DB`, default `dames.sqlite3` in the working directory.
     pub db_path: PathBuf,
+    /// `DAMES_TRUSTED_PROXIES`: whose forwarding headers are believed.
+    pub trusted_proxies: TrustedProxies,
+    /// `DAMES_LIMIT_*`: requests per minute.
+    pub limits: LimitsConfig,
 }
 
 impl Config {
@@ -42,7 +60,10 @@ impl Config {
         let addr = addr.parse().map_err(|_| format!("LEPTOS_SITE_ADDR {addr:?} is not an address like 127.0.0.1:3000"))?;
         let site_root = std::env::var("LEPTOS_SITE_ROOT").unwrap_or_else(|_| "target/site".into()).into();
         let db_path = std::env::var("DAMES_DB").unwrap_or_else(|_| "dames.sqlite3".into()).into();
-        Ok(Config { addr, site_root, db_path })
+        let trusted_proxies = TrustedProxies::parse(&std::env::var("DAMES_TRUSTED_PROXIES").unwrap_or_default())
+            .map_err(|e| format!("DAMES_TRUSTED_PROXIES: {e}"))?;
+        let limits = LimitsConfig::from_env()?;
+        Ok(Config { addr, site_root, db_path, trusted_proxies, limits })
     }
 
     /// The Leptos options. The bundle's file names carry a content hash
@@ -66,21 +87,35 @@ pub fn now_ms() -> i64 {
     (time::OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000) as i64
 }
 
-/// Today's UTC date, `YYYY-MM-DD`: the daily challenge's key.
-pub fn today_utc() -> String {
-    crate::app::game_state::day_text(time::OffsetDateTime::now_utc().date())
+/// What the router needs besides the Leptos options.
+#[derive(Clone)]
+pub struct Site {
+    pub db: Db,
+    pub limits: RateLimits,
+    pub trusted_proxies: TrustedProxies,
+}
+
+impl Site {
+    pub fn new(db: Db, config: &Config) -> Site {
+        Site { db, limits: RateLimits::new(config.limits), trusted_proxies: config.trusted_proxies.clone() }
+    }
+
+    /// Default limits, no trusted proxy (benchmarks and tests).
+    pub fn with_defaults(db: Db) -> Site {
+        Site { db, limits: RateLimits::default(), trusted_proxies: TrustedProxies::default() }
+    }
 }
 
 /// The whole site: pages, server functions, the bundle, `/sante`.
-pub fn router(options: LeptosOptions, db: Db) -> Router {
+pub fn router(options: LeptosOptions, site: Site) -> Router {
+    let Site { db, limits, trusted_proxies } = site;
     let routes = generate_route_list(App);
     let pkg_dir = PathBuf::from(options.site_root.as_ref()).join(options.site_pkg_dir.as_ref());
     let health_db = db.clone();
     let context_db = db.clone();
-    let limits = limits::RateLimits::default();
     let sweeper = limits.clone();
     tokio::spawn(async move {
-        let mut every_minute = tokio::time::interval(std::time::Duration::from_secs(60));
+        let mut every_minute = tokio::time::interval(Duration::from_secs(60));
         loop {
             every_minute.tick().await;
             sweeper.forget_idle();
@@ -109,13 +144,41 @@ pub fn router(options: LeptosOptions, db: Db) -> Router {
         )
         .fallback(leptos_axum::file_and_error_handler(shell))
         .with_state(options)
+        .layer(axum::middleware::from_fn(statuses::set_error_status))
+        .layer(axum::middleware::from_fn(move |request, next| {
+            proxy::identify_client(trusted_proxies.clone(), request, next)
+        }))
         .layer(CompressionLayer::new())
         .layer(CatchPanicLayer::custom(|_| error_page()))
+        .layer(request_tracing())
+}
+
+/// One span per request (method, path), closed with the status and the
+/// latency: at `info` for what the server answered, `warn` for its faults.
+fn request_tracing() -> TraceLayer<
+    tower_http::classify::SharedClassifier<tower_http::classify::ServerErrorsAsFailures>,
+    impl Fn(&Request<Body>) -> Span + Clone,
+    (),
+    impl Fn(&Response<Body>, Duration, &Span) + Clone,
+> {
+    TraceLayer::new_for_http()
+        .make_span_with(|request: &Request<Body>| {
+            tracing::info_span!("request", method = %request.method(), path = %request.uri().path())
+        })
+        .on_request(())
+        .on_response(|response: &Response<Body>, latency: Duration, _span: &Span| {
+            let (status, latency_ms) = (response.status().as_u16(), latency.as_secs_f64() * 1000.0);
+            if response.status().is_server_error() {
+                tracing::warn!(status, latency_ms, "answered");
+            } else {
+                tracing::info!(status, latency_ms, "answered");
+            }
+        })
 }
 
 /// `/sante`: 200 `ok` when the database answers.
 async fn health(db: Db) -> (StatusCode, &'static str) {
-    let check = db.run(|c| c.query_row("SELECT 1", [], |r| r.get::<_, i64>(0)).map_err(db::DbError::from)).await;
+    let check = db.run(|c| Ok(c.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))?)).await;
     match check {
         Ok(1) => (StatusCode::OK, "ok\n"),
         _ => (StatusCode::SERVICE_UNAVAILABLE, "base de données indisponible\n"),
@@ -140,7 +203,10 @@ fn error_page() -> Response<Body> {
 pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     let db = Db::open(&config.db_path)?;
     let options = config.leptos_options();
-    let app = router(options, db.clone());
+    if !config.trusted_proxies.is_empty() {
+        tracing::info!(proxies = ?config.trusted_proxies, "forwarding headers believed from these peers only");
+    }
+    let app = router(options, Site::new(db.clone(), &config));
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
     // Wins a crash left without their score: recorded in the background,
     // once the site answers.

@@ -1,9 +1,10 @@
 //! Anonymous players: a random id in a long-lived cookie, nothing else
-//! until they choose a pseudonym.
+//! until they choose a pseudonym. Looking at pages stores nothing: the
+//! player's row is written with their first game or their pseudonym.
 
-use super::db::Db;
-use super::games::db_error;
-use crate::app::error::AppError;
+use super::error::ServerResult;
+use super::proxy::Client;
+use crate::protocol::AppError;
 use axum::http::{header, HeaderMap, HeaderValue};
 use leptos::prelude::*;
 use rusqlite::params;
@@ -13,36 +14,32 @@ pub const COOKIE: &str = "dames_joueur";
 /// Ten years: the id is all that ties a player to their scores.
 const COOKIE_MAX_AGE: u64 = 10 * 365 * 24 * 3600;
 
-/// The player of the current request: the id from the cookie, or a new
-/// one, sent back in a cookie. The row exists when this returns.
-pub async fn current_player(db: &Db) -> Result<String, AppError> {
+/// The player of the current request: the id from the cookie, or a new one
+/// sent back in a cookie (`Secure` when the client is on HTTPS). Nothing is
+/// stored here.
+pub fn current_player() -> String {
     let parts = use_context::<axum::http::request::Parts>();
-    let headers = parts.as_ref().map(|p| &p.headers);
-    let id = match headers.and_then(|h| player_id_from_cookie(h)) {
-        Some(id) => id,
-        None => {
-            let id = uuid::Uuid::new_v4().to_string();
-            if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
-                let secure = headers.is_some_and(is_https);
-                let cookie = format!(
-                    "{COOKIE}={id}; Path=/; Max-Age={COOKIE_MAX_AGE}; HttpOnly; SameSite=Lax{}",
-                    if secure { "; Secure" } else { "" }
-                );
-                if let Ok(value) = HeaderValue::from_str(&cookie) {
-                    response.append_header(header::SET_COOKIE, value);
-                }
-            }
-            id
-        }
+    if let Some(id) = parts.as_ref().and_then(|p| player_id_from_cookie(&p.headers)) {
+        return id;
+    }
+    let Some(response) = use_context::<leptos_axum::ResponseOptions>() else {
+        return uuid::Uuid::new_v4().to_string();
     };
-    let now = super::now_ms();
-    let stored = id.clone();
-    db.run(move |c| {
-        c.execute("INSERT OR IGNORE INTO players (id, created_at) VALUES (?1, ?2)", params![stored, now])
-            .map_err(db_error)
-    })
-    .await?;
-    Ok(id)
+    // A second call in the same request keeps the id the first one issued.
+    let issued = response.0.read().ok().and_then(|parts| player_id_from_set_cookie(&parts.headers));
+    if let Some(id) = issued {
+        return id;
+    }
+    let id = uuid::Uuid::new_v4().to_string();
+    let secure = parts.as_ref().and_then(|p| p.extensions.get::<Client>()).is_some_and(|c| c.https);
+    let cookie = format!(
+        "{COOKIE}={id}; Path=/; Max-Age={COOKIE_MAX_AGE}; HttpOnly; SameSite=Lax{}",
+        if secure { "; Secure" } else { "" }
+    );
+    if let Ok(value) = HeaderValue::from_str(&cookie) {
+        response.append_header(header::SET_COOKIE, value);
+    }
+    id
 }
 
 /// Pseudonyms: 3 to 20 characters once trimmed.
@@ -76,36 +73,32 @@ pub fn validate_pseudonym(raw: &str) -> Result<String, AppError> {
 }
 
 /// The player's pseudonym, if they chose one.
-pub fn pseudonym_of(conn: &rusqlite::Connection, player_id: &str) -> Result<Option<String>, AppError> {
+pub fn pseudonym_of(conn: &rusqlite::Connection, player_id: &str) -> ServerResult<Option<String>> {
     use rusqlite::OptionalExtension;
-    conn.query_row("SELECT pseudonym FROM players WHERE id = ?1", [player_id], |r| r.get(0))
-        .optional()
-        .map(Option::flatten)
-        .map_err(db_error)
+    Ok(conn.query_row("SELECT pseudonym FROM players WHERE id = ?1", [player_id], |r| r.get(0)).optional()?.flatten())
 }
 
-/// Sets (or changes) the player's pseudonym; refused when another player
-/// has it, whatever the case.
-pub fn set_pseudonym(conn: &rusqlite::Connection, player_id: &str, raw: &str) -> Result<String, AppError> {
+/// Sets (or changes) the player's pseudonym, storing the player if they
+/// had no row yet; refused, and nothing stored, when the name breaks the
+/// rules or another player has it, whatever the case.
+pub fn set_pseudonym(conn: &mut rusqlite::Connection, player_id: &str, raw: &str, now_ms: i64) -> ServerResult<String> {
     let name = validate_pseudonym(raw)?;
     let key = name.to_lowercase();
-    let taken: bool = conn
-        .query_row("SELECT EXISTS (SELECT 1 FROM players WHERE pseudonym_key = ?1 AND id <> ?2)", params![key, player_id], |r| r.get(0))
-        .map_err(db_error)?;
+    let tx = conn.transaction()?;
+    let taken: bool = tx.query_row(
+        "SELECT EXISTS (SELECT 1 FROM players WHERE pseudonym_key = ?1 AND id <> ?2)",
+        params![key, player_id],
+        |r| r.get(0),
+    )?;
     if taken {
-        return Err(AppError::BadPseudonym("ce pseudonyme est déjà pris".into()));
+        return Err(AppError::BadPseudonym("ce pseudonyme est déjà pris".into()).into());
     }
-    let changed = conn
-        .execute("UPDATE players SET pseudonym = ?2, pseudonym_key = ?3 WHERE id = ?1", params![player_id, name, key])
-        .map_err(|e| match e {
-            rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ConstraintViolation => {
-                AppError::BadPseudonym("ce pseudonyme est déjà pris".into())
-            }
-            e => db_error(e),
-        })?;
-    if changed != 1 {
-        return Err(AppError::Internal);
-    }
+    tx.execute(
+        "INSERT INTO players (id, pseudonym, pseudonym_key, created_at) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (id) DO UPDATE SET pseudonym = excluded.pseudonym, pseudonym_key = excluded.pseudonym_key",
+        params![player_id, name, key, now_ms],
+    )?;
+    tx.commit()?;
     Ok(name)
 }
 
@@ -122,8 +115,15 @@ pub fn player_id_from_cookie(headers: &HeaderMap) -> Option<String> {
         .map(|u| u.to_string())
 }
 
-fn is_https(headers: &HeaderMap) -> bool {
-    headers.get("x-forwarded-proto").and_then(|v| v.to_str().ok()) == Some("https")
+/// The id a `Set-Cookie` already issued in this response, if any.
+fn player_id_from_set_cookie(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::SET_COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .filter_map(|v| v.split(';').next()?.trim().strip_prefix(COOKIE)?.strip_prefix('='))
+        .find_map(|value| uuid::Uuid::parse_str(value.trim()).ok())
+        .map(|u| u.to_string())
 }
 
 #[cfg(test)]
@@ -144,12 +144,14 @@ mod tests {
     fn pseudonyms_are_unique_regardless_of_case() {
         let db = crate::server::db::Db::open_in_memory().unwrap();
         db.run_blocking(|c| {
-            c.execute("INSERT INTO players (id, created_at) VALUES ('a', 0), ('b', 0)", []).unwrap();
-            assert_eq!(set_pseudonym(c, "a", "Amélie").unwrap(), "Amélie");
-            assert!(matches!(set_pseudonym(c, "b", "AMÉLIE"), Err(AppError::BadPseudonym(_))));
-            assert!(matches!(set_pseudonym(c, "b", "<b>x</b>"), Err(AppError::BadPseudonym(_))));
+            let mut set = |player: &str, name: &str| set_pseudonym(c, player, name, 0).map_err(AppError::from);
+            assert_eq!(set("a", "Amélie").unwrap(), "Amélie");
+            assert!(matches!(set("b", "AMÉLIE"), Err(AppError::BadPseudonym(_))));
+            assert!(matches!(set("b", "<b>x</b>"), Err(AppError::BadPseudonym(_))));
+            assert_eq!(set("a", "amélie").unwrap(), "amélie", "one may change one's own case");
             assert_eq!(pseudonym_of(c, "b").unwrap(), None);
-            assert_eq!(set_pseudonym(c, "a", "amélie").unwrap(), "amélie", "one may change one's own case");
+            let players: i64 = c.query_row("SELECT count(*) FROM players", [], |r| r.get(0)).unwrap();
+            assert_eq!(players, 1, "a refused pseudonym stores no player");
         });
     }
 
@@ -162,5 +164,10 @@ mod tests {
         let id = "0b9a3a8e-8f4a-4c55-9a55-3c1f5e3f1a2b";
         h.insert(header::COOKIE, HeaderValue::from_str(&format!("a=1; dames_joueur={id}")).unwrap());
         assert_eq!(player_id_from_cookie(&h).as_deref(), Some(id));
+        let mut issued = HeaderMap::new();
+        issued.append(header::SET_COOKIE, HeaderValue::from_static("other=1; Path=/"));
+        assert_eq!(player_id_from_set_cookie(&issued), None);
+        issued.append(header::SET_COOKIE, HeaderValue::from_str(&format!("dames_joueur={id}; Path=/; HttpOnly")).unwrap());
+        assert_eq!(player_id_from_set_cookie(&issued).as_deref(), Some(id));
     }
 }

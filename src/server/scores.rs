@@ -3,23 +3,37 @@
 //! and found won by the player; the server counts the pieces and the time
 //! itself.
 
-use super::games::{db_error, GameRecord};
-use crate::app::error::AppError;
-use crate::app::game_state::{daily_board, free_board, GameKind, ScoreLine, ScoreView};
-use crate::engine::bot::{Level, BOT_VERSION};
+use super::error::{ServerError, ServerResult};
+use super::games::GameRecord;
+use crate::engine::bot::BOT_VERSION;
 use crate::engine::{Color, Outcome, WinReason};
+use crate::protocol::game::{SCORE_BASE, SCORE_PER_PIECE};
+use crate::protocol::{BoardKey, GameKind, ScoreLine, ScoreView};
 use rusqlite::{params, Connection, OptionalExtension};
-
-pub use crate::app::game_state::score;
 
 /// Rows shown on a leaderboard.
 pub const TOP: usize = 100;
 
+/// 3000 + 300 per piece left − 1 per second of play, never below zero.
+/// Only the server computes a score that counts.
+pub fn score(pieces: u32, seconds: u64) -> u64 {
+    (SCORE_BASE + SCORE_PER_PIECE * pieces as u64).saturating_sub(seconds)
+}
+
+/// How a board is named in the database: `jour:YYYY-MM-DD` for a day's
+/// challenge, `libre:<level>` for free games at a level.
+pub fn board_key(board: &BoardKey) -> String {
+    match board {
+        BoardKey::Daily { day } => format!("jour:{day}"),
+        BoardKey::Free { level } => format!("libre:{}", level.name()),
+    }
+}
+
 /// The leaderboard a game belongs to.
-pub fn board_of(kind: GameKind, day: &str, level: Level) -> String {
-    match kind {
-        GameKind::Daily => daily_board(day),
-        GameKind::Free => free_board(level),
+pub fn board_of(record: &GameRecord) -> BoardKey {
+    match record.kind {
+        GameKind::Daily => BoardKey::Daily { day: record.day.clone() },
+        GameKind::Free => BoardKey::Free { level: record.level },
     }
 }
 
@@ -50,21 +64,23 @@ pub fn may_score(record: &GameRecord) -> bool {
 
 /// Replays `record` with every computer move recomputed on up to
 /// `threads` threads. `Ok(None)` when the game may not score.
-pub fn verify_win(record: &GameRecord, threads: usize) -> Result<Option<VerifiedWin>, AppError> {
+pub fn verify_win(record: &GameRecord, threads: usize) -> ServerResult<Option<VerifiedWin>> {
     if !may_score(record) {
         return Ok(None);
     }
     let game = record.replay_verified(threads)?;
     if game.outcome() != record.outcome {
-        tracing::error!(game = %record.id, "stored outcome differs from the replay");
-        return Err(AppError::Internal);
+        return Err(ServerError::CorruptGame {
+            game: record.id.clone(),
+            why: format!("stored outcome {:?}, replayed {:?}", record.outcome, game.outcome()),
+        });
     }
     let pieces = game.position().pieces(Color::White).count();
     let seconds = record.active_ms / 1000;
     Ok(Some(VerifiedWin {
         game_id: record.id.clone(),
         player_id: record.player_id.clone(),
-        board: board_of(record.kind, &record.day, record.level),
+        board: board_key(&board_of(record)),
         score: score(pieces, seconds),
         pieces,
         seconds,
@@ -74,15 +90,15 @@ pub fn verify_win(record: &GameRecord, threads: usize) -> Result<Option<Verified
 /// Stores a verified win: once per game (a second call changes nothing),
 /// and as the player's best on its board if it beats the one there (an
 /// equal score keeps the older).
-pub fn record(conn: &mut Connection, win: &VerifiedWin, now_ms: i64) -> Result<(), AppError> {
-    let tx = conn.transaction().map_err(db_error)?;
+pub fn record(conn: &mut Connection, win: &VerifiedWin, now_ms: i64) -> ServerResult<()> {
+    let tx = conn.transaction()?;
     let inserted = tx
         .execute(
             "INSERT OR IGNORE INTO scores (game_id, player_id, board, score, pieces, seconds, recorded_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             params![win.game_id, win.player_id, win.board, win.score as i64, win.pieces, win.seconds as i64, now_ms],
         )
-        .map_err(db_error)?;
+        ?;
     if inserted == 1 {
         tx.execute(
             "INSERT INTO best_scores (board, player_id, game_id, score, pieces, seconds, recorded_at)
@@ -93,31 +109,31 @@ pub fn record(conn: &mut Connection, win: &VerifiedWin, now_ms: i64) -> Result<(
              WHERE excluded.score > best_scores.score",
             params![win.board, win.player_id, win.game_id, win.score as i64, win.pieces, win.seconds as i64, now_ms],
         )
-        .map_err(db_error)?;
+        ?;
     }
-    tx.commit().map_err(db_error)
+    Ok(tx.commit()?)
 }
 
 /// Won games whose score is missing (the server stopped between the two
 /// writes): their ids, for the start-up sweep. Only games of this
 /// computer's version, whose stored outcome [`player_won`].
-pub fn unscored_wins(conn: &Connection) -> Result<Vec<String>, AppError> {
+pub fn unscored_wins(conn: &Connection) -> ServerResult<Vec<String>> {
     let mut stmt = conn
         .prepare(
             "SELECT g.id, g.outcome FROM games g LEFT JOIN scores s ON s.game_id = g.id
              WHERE g.outcome IS NOT NULL AND g.bot_version = ?1 AND s.game_id IS NULL",
         )
-        .map_err(db_error)?;
+        ?;
     let rows = stmt
         .query_map([BOT_VERSION], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
-        .map_err(db_error)?
+        ?
         .collect::<Result<Vec<_>, _>>()
-        .map_err(db_error)?;
+        ?;
     Ok(rows.into_iter().filter(|(_, outcome)| player_won(serde_json::from_str(outcome).ok())).map(|(id, _)| id).collect())
 }
 
 /// The score of one game, with the player's rank on its board.
-pub fn score_of_game(conn: &Connection, game_id: &str) -> Result<Option<ScoreView>, AppError> {
+pub fn score_of_game(conn: &Connection, game_id: &str) -> ServerResult<Option<ScoreView>> {
     let row = conn
         .query_row(
             "SELECT board, player_id, score, pieces, seconds FROM scores WHERE game_id = ?1",
@@ -125,7 +141,7 @@ pub fn score_of_game(conn: &Connection, game_id: &str) -> Result<Option<ScoreVie
             |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?, r.get::<_, u32>(3)?, r.get::<_, i64>(4)?)),
         )
         .optional()
-        .map_err(db_error)?;
+        ?;
     let Some((board, player, score, pieces, seconds)) = row else {
         return Ok(None);
     };
@@ -136,26 +152,25 @@ pub fn score_of_game(conn: &Connection, game_id: &str) -> Result<Option<ScoreVie
         seconds: seconds as u64,
         rank: best.as_ref().map(|b| b.rank),
         best: best.map(|b| b.score).unwrap_or(score as u64),
-        board,
     }))
 }
 
 /// The top of a board, best first; equal scores: the older first.
-pub fn leaderboard(conn: &Connection, board: &str, limit: usize) -> Result<Vec<ScoreLine>, AppError> {
+pub fn leaderboard(conn: &Connection, board: &str, limit: usize) -> ServerResult<Vec<ScoreLine>> {
     let mut stmt = conn
         .prepare_cached(
             "SELECT b.player_id, p.pseudonym, b.game_id, b.score, b.pieces, b.seconds
              FROM best_scores b JOIN players p ON p.id = b.player_id
              WHERE b.board = ?1 ORDER BY b.score DESC, b.recorded_at ASC LIMIT ?2",
         )
-        .map_err(db_error)?;
+        ?;
     let rows = stmt
         .query_map(params![board, limit as i64], |r| {
             Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?, r.get::<_, String>(2)?, r.get::<_, i64>(3)?, r.get::<_, u32>(4)?, r.get::<_, i64>(5)?))
         })
-        .map_err(db_error)?
+        ?
         .collect::<Result<Vec<_>, _>>()
-        .map_err(db_error)?;
+        ?;
     Ok(rows
         .into_iter()
         .enumerate()
@@ -172,7 +187,7 @@ pub fn leaderboard(conn: &Connection, board: &str, limit: usize) -> Result<Vec<S
 }
 
 /// A player's best row on a board, with its rank.
-pub fn rank_of(conn: &Connection, board: &str, player_id: &str) -> Result<Option<ScoreLine>, AppError> {
+pub fn rank_of(conn: &Connection, board: &str, player_id: &str) -> ServerResult<Option<ScoreLine>> {
     let row = conn
         .query_row(
             "SELECT b.game_id, b.score, b.pieces, b.seconds, b.recorded_at, p.pseudonym
@@ -182,7 +197,7 @@ pub fn rank_of(conn: &Connection, board: &str, player_id: &str) -> Result<Option
             |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, u32>(2)?, r.get::<_, i64>(3)?, r.get::<_, i64>(4)?, r.get::<_, Option<String>>(5)?)),
         )
         .optional()
-        .map_err(db_error)?;
+        ?;
     let Some((game_id, score, pieces, seconds, recorded_at, pseudonym)) = row else {
         return Ok(None);
     };
@@ -193,7 +208,7 @@ pub fn rank_of(conn: &Connection, board: &str, player_id: &str) -> Result<Option
             params![board, score, recorded_at],
             |r| r.get(0),
         )
-        .map_err(db_error)?;
+        ?;
     Ok(Some(ScoreLine {
         rank: ahead as u64 + 1,
         player_id: player_id.to_string(),
@@ -208,9 +223,10 @@ pub fn rank_of(conn: &Connection, board: &str, player_id: &str) -> Result<Option
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::bot::Level;
     use crate::server::db::Db;
 
-    fn verify_win_on_two(record: &GameRecord) -> Result<Option<VerifiedWin>, AppError> {
+    fn verify_win_on_two(record: &GameRecord) -> ServerResult<Option<VerifiedWin>> {
         verify_win(record, 2)
     }
 

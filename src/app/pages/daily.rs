@@ -1,6 +1,6 @@
 //! `/`: the daily challenge, with a countdown to the next one.
 
-use crate::app::game_state::GameKind;
+use crate::protocol::GameKind;
 use crate::app::play::Play;
 use leptos::prelude::*;
 use leptos_meta::Title;

@@ -1,6 +1,6 @@
 //! `/partie-libre`: a free game at the level the player picks.
 
-use crate::app::game_state::GameKind;
+use crate::protocol::GameKind;
 use crate::app::play::Play;
 use crate::engine::bot::Level;
 use leptos::prelude::*;

@@ -2,21 +2,20 @@
 //! it: the proof behind a score.
 
 use crate::app::board::Board;
-use crate::app::error::AppError;
-use crate::app::game_state::{notation, GameKind, GameView, ShownMove};
+use crate::app::describe::{notation, view_title, ShownMove};
 use crate::app::input::MoveOptions;
 use crate::app::play::{clock_text, outcome_text};
 use crate::engine::Color;
+use crate::protocol::{AppError, GameView};
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
 #[server(endpoint = "partie/revoir")]
 pub async fn get_replay(game_id: String) -> Result<GameView, AppError> {
-    use crate::server::{api, db::Db, players};
-    let db = use_context::<Db>().ok_or(AppError::Internal)?;
-    let player = players::current_player(&db).await?;
-    api::replay(&db, player, game_id).await
+    use crate::server::{api, db::Db, error::ServerError, players};
+    let db = use_context::<Db>().ok_or(ServerError::MissingContext("Db"))?;
+    Ok(api::replay(&db, players::current_player(), game_id).await?)
 }
 
 #[component]
@@ -31,12 +30,7 @@ pub fn ReplayPage() -> impl IntoView {
                 match data.await {
                     Ok(game) => view! { <Replay game/> }.into_any(),
                     Err(e) => {
-                        #[cfg(feature = "ssr")]
-                        if matches!(e, AppError::GameNotFound) {
-                            if let Some(r) = use_context::<leptos_axum::ResponseOptions>() {
-                                r.set_status(axum::http::StatusCode::NOT_FOUND);
-                            }
-                        }
+                        crate::app::set_page_status(&e);
                         view! { <section class="text-page"><h1>"Partie introuvable"</h1><p class="error" role="alert">{e.to_string()}</p></section> }.into_any()
                     }
                 }
@@ -63,10 +57,8 @@ fn Replay(game: GameView) -> impl IntoView {
         let p = ply.get();
         (p > 0).then(|| ShownMove::new(&path_positions[p - 1], &moves[p - 1]))
     });
-    let title = match game.kind {
-        GameKind::Daily => format!("Défi du {}", game.day),
-        GameKind::Free => format!("Partie libre du {} — niveau {}", game.day, game.level.label()),
-    };
+    let title = view_title(&game);
+    let played_on = format!("Partie commencée le {}.", game.day);
     let result = replayed.outcome().map(outcome_text).unwrap_or_else(|| "Partie en cours.".into());
     let score = game.score.clone().map(|s| {
         format!("Score : {} ({}). Temps de jeu : {}.", s.score, s.breakdown(), clock_text(s.seconds * 1000))
@@ -89,6 +81,7 @@ fn Replay(game: GameView) -> impl IntoView {
                 </div>
                 <div class="panel">
                     <p class="status over">{result}</p>
+                    <p>{played_on}</p>
                     {score.map(|s| view! { <p data-testid="score">{s}</p> })}
                     <p aria-live="polite" data-testid="coup-affiche">
                         {move || match ply.get() {

@@ -1,0 +1,265 @@
+//! The panel beside the board on the game screen, one component per part:
+//! the status line, the facts (clock, pieces), the buttons, the typed-move
+//! form, the move list, the PDN export and, after a win, the score with the
+//! pseudonym form (and its server function).
+
+use super::describe::view_title;
+use super::play::clock_text;
+use crate::engine::{Move, MoveText, Position};
+use crate::protocol::{move_text_error_fr, AppError, GameKind, GameView, ScoreView};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+/// Where this browser remembers whether the square numbers are shown.
+pub const NUMBERS_KEY: &str = "dames.numeros";
+
+/// Chooses the pseudonym shown on the leaderboards.
+#[server(endpoint = "joueur/pseudonyme")]
+pub async fn choose_pseudonym(name: String) -> Result<String, AppError> {
+    use crate::server::api;
+    Ok(api::set_pseudonym(&api::RequestContext::current()?, name).await?)
+}
+
+/// Whose turn, what is forced, how it ended.
+#[component]
+pub fn StatusLine(text: Signal<String>, over: Signal<bool>) -> impl IntoView {
+    view! { <p class="status" class:over=move || over.get() data-testid="statut">{move || text.get()}</p> }
+}
+
+/// The clock and the pieces left on each side.
+#[component]
+pub fn Facts(clock: Signal<String>, mine: Signal<u32>, theirs: Signal<u32>) -> impl IntoView {
+    view! {
+        <dl class="facts">
+            <div><dt>"Temps"</dt><dd data-testid="horloge">{move || clock.get()}</dd></div>
+            <div><dt>"Vos pièces"</dt><dd data-testid="pieces-blanches">{move || mine.get()}</dd></div>
+            <div><dt>"Pièces de l'ordinateur"</dt><dd data-testid="pieces-noires">{move || theirs.get()}</dd></div>
+        </dl>
+    }
+}
+
+/// Resign while playing, play again once over, a new game at any time, and
+/// the square numbers toggle.
+#[component]
+pub fn GameButtons(
+    over: Signal<bool>,
+    #[prop(into)] busy: Signal<bool>,
+    can_resign: Signal<bool>,
+    on_restart: Callback<()>,
+    on_resign: Callback<()>,
+    show_numbers: RwSignal<bool>,
+) -> impl IntoView {
+    let toggle_numbers = move |_| {
+        show_numbers.update(|s| *s = !*s);
+        #[cfg(feature = "hydrate")]
+        if let Some(storage) = window().local_storage().ok().flatten() {
+            let _ = storage.set_item(NUMBERS_KEY, if show_numbers.get_untracked() { "1" } else { "0" });
+        }
+    };
+    view! {
+        <div class="buttons">
+            <Show
+                when=move || over.get()
+                fallback=move || view! {
+                    <button type="button" on:click=move |_| on_resign.run(()) disabled=move || !can_resign.get()>"Abandonner"</button>
+                }
+            >
+                <button type="button" class="primary" on:click=move |_| on_restart.run(()) disabled=move || busy.get()>"Rejouer"</button>
+            </Show>
+            <Show when=move || !over.get()>
+                <button type="button" on:click=move |_| on_restart.run(()) disabled=move || busy.get()>"Nouvelle partie"</button>
+            </Show>
+            <button type="button" on:click=toggle_numbers aria-pressed=move || show_numbers.get().to_string()>
+                "Numéros des cases"
+            </button>
+        </div>
+    }
+}
+
+/// A move typed in notation (`32-28`, `19x30`), checked here with the
+/// engine before it is sent.
+#[component]
+pub fn TypedMoveForm(
+    position: Signal<Position>,
+    can_play: Signal<bool>,
+    on_play: Callback<Move>,
+    error: RwSignal<Option<String>>,
+) -> impl IntoView {
+    let typed = RwSignal::new(String::new());
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        if !can_play.get_untracked() {
+            error.set(Some(AppError::NotYourTurn.to_string()));
+            return;
+        }
+        let text = typed.get_untracked();
+        match MoveText::parse(&text).and_then(|t| t.resolve(&position.get_untracked())) {
+            Ok(mv) => {
+                typed.set(String::new());
+                on_play.run(mv);
+            }
+            Err(e) => error.set(Some(AppError::IllegalMove(move_text_error_fr(&e)).to_string())),
+        }
+    };
+    view! {
+        <form class="typed" on:submit=submit>
+            <label for="coup-saisi">"Jouer un coup en notation"</label>
+            <div>
+                <input
+                    id="coup-saisi"
+                    type="text"
+                    inputmode="text"
+                    autocomplete="off"
+                    placeholder="32-28 ou 19x30"
+                    maxlength="80"
+                    prop:value=move || typed.get()
+                    on:input=move |ev| typed.set(event_target_value(&ev))
+                />
+                <button type="submit">"Jouer"</button>
+            </div>
+        </form>
+    }
+}
+
+/// The moves so far, a line per move number.
+#[component]
+pub fn MoveList(#[prop(into)] texts: Signal<Vec<String>>) -> impl IntoView {
+    view! {
+        <h2>"Coups"</h2>
+        <ol class="moves" data-testid="coups">
+            {move || {
+                texts.get().chunks(2).enumerate().map(|(i, pair)| {
+                    let white = pair.first().cloned().unwrap_or_default();
+                    let black = pair.get(1).cloned().unwrap_or_default();
+                    view! { <li><span class="n">{i + 1}"."</span><span>{white}</span><span>{black}</span></li> }
+                }).collect_view()
+            }}
+        </ol>
+    }
+}
+
+/// The game as PDN, to read or download.
+#[component]
+pub fn PdnExport(#[prop(into)] text: Signal<String>) -> impl IntoView {
+    let href = move || format!("data:application/x-draughts;charset=utf-8,{}", percent_encode(&text.get()));
+    view! {
+        <details class="pdn">
+            <summary>"La partie en PDN"</summary>
+            <textarea readonly rows="6" aria-label="La partie en PDN">{move || text.get()}</textarea>
+            <a href=href download="partie-dames.pdn">"Télécharger le PDN"</a>
+        </details>
+    }
+}
+
+/// After a win: the score and how it was made, the rank, a share text,
+/// and the pseudonym form the first time.
+#[component]
+pub fn WinPanel(score: ScoreView, state: RwSignal<GameView>) -> impl IntoView {
+    let (kind, level, title) = state.with_untracked(|v| (v.kind, v.level, view_title(v)));
+    let share = format!(
+        "Dames — {title} : gagné avec {} pièces en {}, {} points.",
+        score.pieces,
+        clock_text(score.seconds * 1000),
+        score.score
+    );
+    let board_link = match kind {
+        GameKind::Daily => "/classement".to_string(),
+        GameKind::Free => format!("/classement?niveau={}", level.name()),
+    };
+    let rank = score.rank.map(|r| match kind {
+        GameKind::Daily => format!("Votre rang aujourd'hui : {r} (meilleur score du jour : {}).", score.best),
+        GameKind::Free => format!("Votre rang ({title}) : {r} (meilleur score : {}).", score.best),
+    });
+    let saved = RwSignal::new(None::<String>);
+    let copy_share = {
+        let share = share.clone();
+        move |_| {
+            #[cfg(feature = "hydrate")]
+            {
+                let _ = window().navigator().clipboard().write_text(&share);
+            }
+            let _ = &share;
+        }
+    };
+    view! {
+        <div class="win" data-testid="score">
+            <p class="score-total"><strong>{score.score}</strong>" points"</p>
+            <p class="breakdown">{format!("{} = {}", score.breakdown(), score.score)}</p>
+            {rank.map(|r| view! { <p data-testid="rang">{r}</p> })}
+            <Show when=move || state.with(|v| v.needs_pseudonym)>
+                <PseudonymForm state=state saved=saved/>
+            </Show>
+            {move || saved.get().map(|n| view! { <p role="status">"Pseudonyme enregistré : " {n}</p> })}
+            <p class="share">{share.clone()}</p>
+            <div class="buttons">
+                <button type="button" on:click=copy_share>"Copier le texte à partager"</button>
+                <a href=board_link>"Voir le classement"</a>
+            </div>
+        </div>
+    }
+}
+
+/// Asked at the first score: the name shown on the leaderboards.
+#[component]
+fn PseudonymForm(state: RwSignal<GameView>, saved: RwSignal<Option<String>>) -> impl IntoView {
+    let name = RwSignal::new(String::new());
+    let name_error = RwSignal::new(None::<String>);
+    let submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let wanted = name.get_untracked();
+        spawn_local(async move {
+            match choose_pseudonym(wanted).await {
+                Ok(n) => {
+                    saved.set(Some(n));
+                    name_error.set(None);
+                    state.update(|v| v.needs_pseudonym = false);
+                }
+                Err(e) => name_error.set(Some(e.to_string())),
+            }
+        });
+    };
+    view! {
+        <form class="pseudo" on:submit=submit>
+            <label for="pseudonyme">"Votre pseudonyme pour le classement"</label>
+            <div>
+                <input
+                    id="pseudonyme"
+                    type="text"
+                    minlength="3"
+                    maxlength="20"
+                    autocomplete="nickname"
+                    required
+                    prop:value=move || name.get()
+                    on:input=move |ev| name.set(event_target_value(&ev))
+                />
+                <button type="submit" class="primary">"Enregistrer"</button>
+            </div>
+            <p class="hint">"3 à 20 caractères : lettres, chiffres, espace, - et _."</p>
+            {move || name_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+        </form>
+    }
+}
+
+/// Percent-encoding for a `data:` URL.
+fn percent_encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() * 3);
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percent_encoding_keeps_text_readable() {
+        assert_eq!(percent_encode("1. 32-28 *\n"), "1.%2032-28%20%2A%0A");
+        assert_eq!(percent_encode("é"), "%C3%A9");
+    }
+}

@@ -1,0 +1,12 @@
+//! What crosses the wire between the browser and the server: the views of
+//! games and leaderboards, and the typed errors with their HTTP status.
+//! The screen (`app`) and the storage (`server`) both use these types; they
+//! depend on the engine only.
+
+pub mod error;
+pub mod game;
+pub mod leaderboard;
+
+pub use error::{move_text_error_fr, AppError};
+pub use game::{replay_stored, CorruptView, GameKind, GameView, ScoreLine, ScoreView};
+pub use leaderboard::{BoardKey, LeaderboardView};
