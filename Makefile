@@ -5,7 +5,7 @@ WASM_TARGET := wasm32-unknown-unknown
 BINDGEN_OUT := target/bindgen
 CARGO ?= cargo
 
-.PHONY: run test release run-release tools tools-browser tools-release site site-release server server-release bench
+.PHONY: run test check release run-release tools tools-browser tools-release site site-release server server-release bench
 
 ## Serve the app (debug build) on LEPTOS_SITE_ADDR (127.0.0.1:3000), database DAMES_DB (dames.sqlite3).
 run: tools site server
@@ -14,6 +14,13 @@ run: tools site server
 ## Every test: Rust (engine and server), then the browser tests. Ends with `N passed, N failed`.
 test: tools-browser site server
 	./scripts/test-all.sh
+
+## Formatting and lints, warnings denied, for the server (with its tests)
+## and for the browser build.
+check: tools
+	$(CARGO) fmt --check
+	$(CARGO) clippy --all-targets --features ssr -- -D warnings
+	$(CARGO) clippy --lib --target $(WASM_TARGET) --features hydrate -- -D warnings
 
 ## The optimised server at target/release/dames, the site in target/site.
 release: tools-release site-release server-release

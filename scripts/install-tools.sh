@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need, skipping what is there:
-# the wasm32 target and wasm-bindgen-cli (the exact version of the crate)
-# always; with --browser, Debian's Chromium and the npm packages of end2end/
+# the wasm32 target, rustfmt, clippy and wasm-bindgen-cli (the exact version
+# of the crate) always; with --browser, Debian's Chromium and the npm packages of end2end/
 # (Playwright, axe-core); with --release, the npm packages (binaryen's
 # wasm-opt). Never downloads a browser build of its own.
 set -euo pipefail
@@ -10,6 +10,13 @@ WASM_BINDGEN_VERSION=0.2.129
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
+
+# `make check` needs the formatter and the linter.
+for component in rustfmt clippy; do
+  if ! rustup component list --installed | grep -q "^$component"; then
+    rustup component add "$component"
+  fi
+done
 
 if [ "$(wasm-bindgen --version 2>/dev/null | cut -d' ' -f2)" != "$WASM_BINDGEN_VERSION" ]; then
   cargo install --locked wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"

@@ -157,7 +157,7 @@ impl InputState {
             }
             for p in paths.iter().filter(|p| p.starts_with(steps)) {
                 if let Some(next) = p.get(k) {
-                    if !targets.steps.contains(next) && !(ending_same == 1 && *next == m.to && k + 1 == p.len()) {
+                    if !targets.steps.contains(next) && (ending_same != 1 || *next != m.to || k + 1 != p.len()) {
                         targets.steps.push(*next);
                     }
                 }

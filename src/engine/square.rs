@@ -21,7 +21,7 @@ impl Square {
     /// The square at `row` (0 = Black's back row, 9 = White's) and `column`
     /// (0 = left as White sees the board), if that square is playable.
     pub const fn from_row_column(row: u8, column: u8) -> Option<Square> {
-        if row > 9 || column > 9 || (row + column) % 2 == 0 {
+        if row > 9 || column > 9 || (row + column).is_multiple_of(2) {
             return None;
         }
         Some(Square(row * 5 + column / 2 + 1))
@@ -46,7 +46,7 @@ impl Square {
     /// playable squares on odd columns, odd rows on even columns.
     pub const fn column(self) -> u8 {
         let index_in_row = (self.0 - 1) % 5;
-        if self.row() % 2 == 0 {
+        if self.row().is_multiple_of(2) {
             index_in_row * 2 + 1
         } else {
             index_in_row * 2
