@@ -144,8 +144,7 @@ fn replay_command(files: &[String], out: &mut dyn Write, err: &mut dyn Write) ->
             }
         };
         // PDN files in the wild are ASCII, UTF-8 or Latin-1.
-        let text = String::from_utf8(bytes)
-            .unwrap_or_else(|e| e.into_bytes().iter().map(|&b| b as char).collect());
+        let text = String::from_utf8(bytes).unwrap_or_else(|e| e.into_bytes().iter().map(|&b| b as char).collect());
         for (i, pdn) in parse_pdn(&text).iter().enumerate() {
             games += 1;
             let line = match replay(pdn) {
@@ -330,7 +329,13 @@ fn selfplay_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
                 "draw"
             }
         };
-        writeln!(out, "game {} {first} as {}: {verdict} in {} plies ({outcome})", i + 1, first_color, game.moves().len())?;
+        writeln!(
+            out,
+            "game {} {first} as {}: {verdict} in {} plies ({outcome})",
+            i + 1,
+            first_color,
+            game.moves().len()
+        )?;
     }
     let score = (wins as f64 + draws as f64 / 2.0) / games as f64 * 100.0;
     writeln!(out, "{first} vs {second}: {wins} wins, {draws} draws, {losses} losses, score {score:.1}%")?;

@@ -9,9 +9,7 @@ async fn main() {
         std::process::exit(code);
     }
     tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
-        )
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
         .init();
     let config = match dames::server::Config::from_env() {
         Ok(c) => c,

@@ -10,7 +10,7 @@ fn bot_replies(seed: u64, level: Level, white: &dyn Fn(&Game) -> Move, plies: us
     let mut game = Game::default();
     let mut replies = Vec::new();
     while !game.is_over() && game.moves().len() < plies {
-        let mv = if game.turn() == dames::engine::Color::White {
+        let mv = if game.turn() == Color::White {
             white(&game)
         } else {
             let r = bot::reply(&game, level, seed).expect("a move").mv;
@@ -33,9 +33,8 @@ fn same_seed_and_moves_give_the_same_replies_even_in_parallel() {
     let reference = bot_replies(seed, Level::Intermediaire, &first_move, 60);
     assert!(reference.len() >= 20);
     assert_eq!(bot_replies(seed, Level::Intermediaire, &first_move, 60), reference);
-    let threads: Vec<_> = (0..2)
-        .map(|_| std::thread::spawn(move || bot_replies(seed, Level::Intermediaire, &first_move, 60)))
-        .collect();
+    let threads: Vec<_> =
+        (0..2).map(|_| std::thread::spawn(move || bot_replies(seed, Level::Intermediaire, &first_move, 60))).collect();
     for t in threads {
         assert_eq!(t.join().unwrap(), reference);
     }
@@ -81,8 +80,6 @@ fn intermediaire_finds_two_move_shots() {
     for line in SHOTS {
         let (fen, _) = line.split_once(' ').unwrap();
         let pos = Position::from_fen(fen).unwrap();
-        let material_before = pos.pieces(dames::engine::Color::White).count() as i32
-            - pos.pieces(dames::engine::Color::Black).count() as i32;
         let result = bot::search(&pos, DrawCounters::default(), &Level::Intermediaire.limits()).unwrap();
         // Whatever it picks must win material by force within three plies:
         // after its move, every reply, and its best answer.
@@ -100,18 +97,32 @@ fn intermediaire_finds_two_move_shots() {
             .unwrap();
         // A forced win it found instead is better still.
         let wins = result.score >= dames::engine::search::WIN_THRESHOLD;
-        assert!(wins || worst + (mv.capture_count() as i32) >= 1, "{fen}: played {} (score {})", mv.long_form(), result.score);
-        let _ = material_before;
+        assert!(
+            wins || worst + (mv.capture_count() as i32) >= 1,
+            "{fen}: played {} (score {})",
+            mv.long_form(),
+            result.score
+        );
     }
 }
 
 #[test]
-fn a_hanging_piece_is_taken_and_a_forced_rafle_is_seen() {
-    // Black left 22 en prise: 27x18 or 28x17 wins it; the bot must capture
-    // (forced anyway) and take the majority rafle when there is one.
+fn a_hanging_piece_is_taken_with_the_majority_rafle() {
+    // Black left 22 en prise. 27 can take it and one more (27x7 or 27x9),
+    // 28 takes it with 12 and 13: the majority rule leaves only the three.
     let pos = Position::from_fen("W:W27,28,33,38,43:B22,12,13,5").unwrap();
     let result = bot::search(&pos, DrawCounters::default(), &Level::Intermediaire.limits()).unwrap();
-    assert!(result.best_moves[0].is_capture());
+    let most = pos.legal_moves().iter().map(|m| m.capture_count()).max().unwrap();
+    assert_eq!(most, 3);
+    for mv in &result.best_moves {
+        assert_eq!(mv.capture_count(), most, "{} takes fewer than the most", mv.long_form());
+    }
+    assert_eq!(result.best_moves[0].long_form().to_string(), "28x19{12,13,22}");
+    // The smaller rafles are real: with 28 gone (it is not in their way),
+    // 27 takes two. Without the majority rule they would be choices here.
+    let without_28 = Position::from_fen("W:W27,33,38,43:B22,12,13,5").unwrap();
+    let smaller: Vec<String> = without_28.legal_moves().iter().map(|m| m.long_form().to_string()).collect();
+    assert_eq!(smaller, ["27x7{12,22}", "27x9{13,22}"]);
 }
 
 #[test]
@@ -129,7 +140,11 @@ fn ahead_it_avoids_the_25_move_draw() {
 fn replies_replay_from_long_form() {
     let mut game = Game::default();
     for _ in 0..10 {
-        let mv = if game.turn() == dames::engine::Color::White { game.legal_moves()[0] } else { bot::reply(&game, Level::Debutant, 3).unwrap().mv };
+        let mv = if game.turn() == Color::White {
+            game.legal_moves()[0]
+        } else {
+            bot::reply(&game, Level::Debutant, 3).unwrap().mv
+        };
         let text = mv.long_form().to_string();
         assert_eq!(parse_long_form(game.position(), &text), Ok(mv));
         game.play(&mv).unwrap();
@@ -141,7 +156,8 @@ fn replies_replay_from_long_form() {
 fn game_against_bot(seed: u64, level: Level, plies: usize) -> Game {
     let mut game = Game::default();
     while !game.is_over() && game.moves().len() < plies {
-        let mv = if game.turn() == Color::White { first_move(&game) } else { bot::reply(&game, level, seed).unwrap().mv };
+        let mv =
+            if game.turn() == Color::White { first_move(&game) } else { bot::reply(&game, level, seed).unwrap().mv };
         game.play(&mv).unwrap();
     }
     game

@@ -52,14 +52,18 @@ fn fen_and_move_text_round_trip_on_every_reached_position() {
 #[test]
 fn ambiguous_bare_captures_are_settled_by_what_follows() {
     let data = common::shared_data().join("pdn");
-    for (file, game_number) in [("mobydam/babasy4.pdn", 49), ("wiegerw-pdn/schildpad.pdn", 3), ("wiegerw-pdn/schildpad.pdn", 7)] {
+    for (file, game_number) in
+        [("mobydam/babasy4.pdn", 49), ("wiegerw-pdn/schildpad.pdn", 3), ("wiegerw-pdn/schildpad.pdn", 7)]
+    {
         let games = parse_pdn(&common::read_text(&data.join(file)));
         let pdn = &games[game_number - 1];
         let game = replay(pdn).unwrap_or_else(|e| panic!("{file} game {game_number}: {e}"));
         let positions = game.positions();
-        let ambiguous = game.moves().iter().zip(&positions).any(|(mv, pos)| {
-            pos.legal_moves().iter().filter(|m| m.from == mv.from && m.to == mv.to).count() > 1
-        });
+        let ambiguous = game
+            .moves()
+            .iter()
+            .zip(&positions)
+            .any(|(mv, pos)| pos.legal_moves().iter().filter(|m| m.from == mv.from && m.to == mv.to).count() > 1);
         assert!(ambiguous, "{file} game {game_number} has an ambiguous capture");
     }
 }

@@ -174,7 +174,12 @@ pub fn Board(
 /// One dark square: its piece, its cues as classes, and its name for
 /// screen readers.
 #[component]
-fn DarkSquare(square: Square, cues: Cues, on_tap: Callback<Square>, drag_from: RwSignal<Option<Square>>) -> impl IntoView {
+fn DarkSquare(
+    square: Square,
+    cues: Cues,
+    on_tap: Callback<Square>,
+    drag_from: RwSignal<Option<Square>>,
+) -> impl IntoView {
     let Cues { position, input, cursor, targets, jumped, movable, must_capture, last_move } = cues;
     let piece = move || position.with(|p| p.piece_at(square));
     let selected = move || input.with(|i| i.selected() == Some(square));

@@ -64,10 +64,12 @@ impl MoveOptions {
     }
 
     /// Moves from `from` with a path that starts with `steps`.
-    fn candidates<'a>(&'a self, from: Square, steps: &'a [Square]) -> impl Iterator<Item = &'a (Move, Vec<Vec<Square>>)> + 'a {
-        self.moves
-            .iter()
-            .filter(move |(m, paths)| m.from == from && paths.iter().any(|p| p.starts_with(steps)))
+    fn candidates<'a>(
+        &'a self,
+        from: Square,
+        steps: &'a [Square],
+    ) -> impl Iterator<Item = &'a (Move, Vec<Vec<Square>>)> + 'a {
+        self.moves.iter().filter(move |(m, paths)| m.from == from && paths.iter().any(|p| p.starts_with(steps)))
     }
 }
 
@@ -100,11 +102,8 @@ impl InputState {
             return TapResult::Ignored;
         };
         let (from, mut steps) = (*from, steps.clone());
-        let ending_here: Vec<Move> = options
-            .candidates(from, &steps)
-            .filter(|(m, _)| m.to == square)
-            .map(|(m, _)| *m)
-            .collect();
+        let ending_here: Vec<Move> =
+            options.candidates(from, &steps).filter(|(m, _)| m.to == square).map(|(m, _)| *m).collect();
         if ending_here.len() == 1 {
             *self = InputState::Idle;
             return TapResult::Play(ending_here[0]);

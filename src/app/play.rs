@@ -116,7 +116,13 @@ pub fn Play(kind: GameKind, level: Option<Level>) -> impl IntoView {
 }
 
 /// What the status line says.
-pub fn status_text(outcome: Option<Outcome>, pending: bool, players_turn: bool, must_capture: bool, started: bool) -> String {
+pub fn status_text(
+    outcome: Option<Outcome>,
+    pending: bool,
+    players_turn: bool,
+    must_capture: bool,
+    started: bool,
+) -> String {
     match outcome {
         Some(o) => outcome_text(o),
         None if pending => "L'ordinateur réfléchit…".into(),
@@ -345,7 +351,12 @@ fn run_thinking_clock(think_ms: RwSignal<u64>, counting: Signal<bool>) {
 /// Whether this browser asked for the square numbers last time.
 #[cfg(feature = "hydrate")]
 fn remembered_numbers() -> bool {
-    window().local_storage().ok().flatten().and_then(|s| s.get_item(super::panel::NUMBERS_KEY).ok().flatten()).as_deref()
+    window()
+        .local_storage()
+        .ok()
+        .flatten()
+        .and_then(|s| s.get_item(super::panel::NUMBERS_KEY).ok().flatten())
+        .as_deref()
         == Some("1")
 }
 

@@ -26,9 +26,11 @@ pub const BOT_VERSION: u32 = 2;
 /// games start differently without any opening book.
 pub const RANDOM_OPENING_MOVES: u32 = 2;
 
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, PartialOrd, Ord)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize, PartialOrd, Ord)]
 pub enum Level {
     Debutant,
+    /// The daily challenge's level, and a free game's unless asked.
+    #[default]
     Intermediaire,
     Fort,
 }
@@ -71,12 +73,6 @@ impl Level {
             // of the machines measured in the README.
             Level::Fort => Limits { depth: 64, nodes: 8_000_000, tie_margin: 0, table_bits: 20, threat_plies: 2 },
         }
-    }
-}
-
-impl Default for Level {
-    fn default() -> Level {
-        Level::Intermediaire
     }
 }
 
@@ -156,7 +152,13 @@ impl std::error::Error for NotTheBotsMove {}
 /// generator per ply), so the replies can be recomputed in any order and in
 /// parallel. On a mismatch, the earliest one is reported. In the browser
 /// they are recomputed one at a time, whatever `threads` says.
-pub fn verify_replies(game: &Game, bot_side: Color, level: Level, seed: u64, threads: usize) -> Result<(), NotTheBotsMove> {
+pub fn verify_replies(
+    game: &Game,
+    bot_side: Color,
+    level: Level,
+    seed: u64,
+    threads: usize,
+) -> Result<(), NotTheBotsMove> {
     // The game before each of the bot's moves.
     let mut before = Vec::new();
     let mut prefix = Game::new(*game.start());
@@ -263,10 +265,13 @@ mod tests {
         assert!("expert".parse::<Level>().is_err());
     }
 
+    /// The seeds written down: a change to the hash would silently give
+    /// every day, past ones included, another challenge, and stored daily
+    /// games could no longer be verified.
     #[test]
     fn daily_seeds_differ_by_day_and_are_fixed() {
-        assert_ne!(daily_seed("2026-11-29"), daily_seed("2026-11-30"));
-        assert_eq!(daily_seed("2026-11-29"), daily_seed("2026-11-29"));
+        assert_eq!(daily_seed("2026-11-29"), 0x79e5_432b_627d_7d2e);
+        assert_eq!(daily_seed("2026-11-30"), 0x79e1_b62b_627a_57c0);
     }
 
     #[test]

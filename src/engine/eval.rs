@@ -106,7 +106,8 @@ fn side_score(pos: &Position, color: Color) -> i32 {
 
     // Rows advanced, counted from the man's own back row: the sum of the
     // men's row numbers, read bit by bit from the row-number masks.
-    let row_sum: i32 = ROW_NUMBER_BITS.iter().enumerate().map(|(k, mask)| ((men & mask).count_ones() as i32) << k).sum();
+    let row_sum: i32 =
+        ROW_NUMBER_BITS.iter().enumerate().map(|(k, mask)| ((men & mask).count_ones() as i32) << k).sum();
     let advanced = match color {
         Color::White => 9 * men.count_ones() as i32 - row_sum,
         Color::Black => row_sum,

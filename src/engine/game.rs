@@ -276,11 +276,19 @@ mod tests {
                 Color::White if game.king_only_plies() >= 40 => man_path.next().unwrap(),
                 Color::White => {
                     white_king_home = !white_king_home;
-                    if white_king_home { "41-46" } else { "46-41" }
+                    if white_king_home {
+                        "41-46"
+                    } else {
+                        "46-41"
+                    }
                 }
                 Color::Black => {
                     black_king_home = !black_king_home;
-                    if black_king_home { "21-16" } else { "16-21" }
+                    if black_king_home {
+                        "21-16"
+                    } else {
+                        "16-21"
+                    }
                 }
             };
             game.play_text(text).unwrap();

@@ -126,10 +126,7 @@ impl Hub {
                 line.push_str(&format!(" ponder={}", hub_move(ponder)));
             }
         }
-        vec![
-            format!("info depth={} score={} nodes={}", result.depth, result.score, result.nodes),
-            line,
-        ]
+        vec![format!("info depth={} score={} nodes={}", result.depth, result.score, result.nodes), line]
     }
 }
 
@@ -229,10 +226,8 @@ pub fn hub_move(mv: &Move) -> String {
 
 /// Reads a Hub move against the legal moves of `pos`.
 pub fn parse_hub_move(pos: &Position, text: &str) -> Result<Move, String> {
-    let numbers: Result<Vec<Square>, _> = text
-        .split(['-', 'x'])
-        .map(|n| n.parse::<u8>().ok().and_then(Square::new).ok_or(()))
-        .collect();
+    let numbers: Result<Vec<Square>, _> =
+        text.split(['-', 'x']).map(|n| n.parse::<u8>().ok().and_then(Square::new).ok_or(())).collect();
     let numbers = numbers.map_err(|_| format!("bad move {text:?}"))?;
     if numbers.len() < 2 {
         return Err(format!("bad move {text:?}"));

@@ -4,6 +4,8 @@
 use super::notation::{move_to_text, MoveText};
 use super::{FenError, Game, GameError, Move, Position};
 use std::fmt;
+use std::iter::Peekable;
+use std::str::Chars;
 
 /// One game as written: its tags, its main line of moves (variations,
 /// comments and annotations dropped) and the result token if any.
@@ -64,120 +66,151 @@ const RESULT_TOKENS: &[&str] = &["2-0", "1-1", "0-2", "0-0", "1-0", "0-1", "*", 
 /// Splits a PDN text into games. Never fails: what cannot be understood as
 /// a move is kept as a move text, for the replay to reject with its ply.
 pub fn parse_pdn(text: &str) -> Vec<PdnGame> {
-    let mut games = Vec::new();
-    let mut game = PdnGame::default();
-    let mut chars = text.chars().peekable();
-    // Move text waiting for its second half when written `1- 7` or `13x 2`.
-    let mut pending = String::new();
+    Reader { chars: text.chars().peekable(), games: Vec::new(), game: PdnGame::default(), pending: String::new() }
+        .read()
+}
 
-    fn finish(games: &mut Vec<PdnGame>, game: &mut PdnGame, pending: &mut String) {
-        if !pending.is_empty() {
-            game.moves.push(std::mem::take(pending));
+/// Reads PDN text one character at a time, gathering the games seen so far
+/// and the one being read.
+struct Reader<'a> {
+    chars: Peekable<Chars<'a>>,
+    games: Vec<PdnGame>,
+    game: PdnGame,
+    /// Move text waiting for its second half when written `1- 7` or `13x 2`.
+    pending: String,
+}
+
+impl Reader<'_> {
+    fn read(mut self) -> Vec<PdnGame> {
+        while let Some(c) = self.chars.next() {
+            match c {
+                '[' => self.tag(),
+                '{' => self.skip_past('}'),
+                '(' => self.skip_variation(),
+                ';' => self.skip_past('\n'),
+                c if c.is_whitespace() => {}
+                _ => {
+                    let word = self.word(c);
+                    self.token(word);
+                }
+            }
         }
-        let done = std::mem::take(game);
+        self.finish_game();
+        self.games
+    }
+
+    /// A `[Name "value"]` tag, its `[` read. A tag after moves or a result,
+    /// or one the game already has, starts the next game: files do not
+    /// always leave a result between games.
+    fn tag(&mut self) {
+        let mut inner = String::new();
+        let mut quoted = false;
+        for c in self.chars.by_ref() {
+            match c {
+                '"' => {
+                    quoted = !quoted;
+                    inner.push(c);
+                }
+                ']' if !quoted => break,
+                _ => inner.push(c),
+            }
+        }
+        let inner = inner.trim();
+        let (name, value) = match inner.split_once(char::is_whitespace) {
+            Some((n, v)) => (n.to_string(), v.trim().trim_matches('"').to_string()),
+            None => (inner.to_string(), String::new()),
+        };
+        let game = &self.game;
+        let repeated = game.tags.iter().any(|(n, _)| *n == name);
+        if !game.moves.is_empty() || !self.pending.is_empty() || game.result.is_some() || repeated {
+            self.finish_game();
+        }
+        self.game.tags.push((name, value));
+    }
+
+    /// Skips a comment (`{…}`) or a line comment (`;…`), its opening read.
+    fn skip_past(&mut self, end: char) {
+        for c in self.chars.by_ref() {
+            if c == end {
+                break;
+            }
+        }
+    }
+
+    /// Skips a variation, its `(` read: nested variations and comments (a
+    /// comment may hold a parenthesis) to its closing `)`.
+    fn skip_variation(&mut self) {
+        let mut depth = 1;
+        while depth > 0 {
+            match self.chars.next() {
+                Some('(') => depth += 1,
+                Some(')') => depth -= 1,
+                Some('{') => self.skip_past('}'),
+                Some(_) => {}
+                None => break,
+            }
+        }
+    }
+
+    /// The rest of a word starting with `first`, up to a space or the start
+    /// of a tag, comment or variation.
+    fn word(&mut self, first: char) -> String {
+        let mut word = String::from(first);
+        while let Some(&n) = self.chars.peek() {
+            if n.is_whitespace() || matches!(n, '{' | '(' | '[' | ';') {
+                break;
+            }
+            word.push(n);
+            self.chars.next();
+        }
+        word
+    }
+
+    /// A word of move text: an annotation (`$1`), a result, which ends the
+    /// game, or a move, maybe numbered, maybe half of one.
+    fn token(&mut self, word: String) {
+        if word.starts_with('$') {
+            return;
+        }
+        let is_result = RESULT_TOKENS.contains(&word.as_str()) || self.game.tag("Result") == Some(word.as_str());
+        // A result token cannot be the second half of a split move.
+        if is_result && self.pending.is_empty() {
+            self.game.result = Some(word);
+            self.finish_game();
+            return;
+        }
+        let word = without_move_number(word);
+        let word = word.trim_end_matches(['!', '?', '+', '#']);
+        // `77. ...` stands for a move not written.
+        if word.chars().all(|c| c == '.') {
+            return;
+        }
+        self.pending.push_str(word);
+        if !(self.pending.ends_with(['-', 'x', 'X', ':'])) {
+            self.game.moves.push(std::mem::take(&mut self.pending));
+        }
+    }
+
+    /// Closes the game being read, keeping it if anything was in it.
+    fn finish_game(&mut self) {
+        if !self.pending.is_empty() {
+            self.game.moves.push(std::mem::take(&mut self.pending));
+        }
+        let done = std::mem::take(&mut self.game);
         if !done.tags.is_empty() || !done.moves.is_empty() || done.result.is_some() {
-            games.push(done);
+            self.games.push(done);
         }
     }
+}
 
-    while let Some(c) = chars.next() {
-        match c {
-            '[' => {
-                let mut inner = String::new();
-                let mut quoted = false;
-                for c in chars.by_ref() {
-                    match c {
-                        '"' => {
-                            quoted = !quoted;
-                            inner.push(c);
-                        }
-                        ']' if !quoted => break,
-                        _ => inner.push(c),
-                    }
-                }
-                let inner = inner.trim();
-                let (name, value) = match inner.split_once(char::is_whitespace) {
-                    Some((n, v)) => (n.to_string(), v.trim().trim_matches('"').to_string()),
-                    None => (inner.to_string(), String::new()),
-                };
-                let repeated = game.tags.iter().any(|(n, _)| *n == name);
-                if !game.moves.is_empty() || !pending.is_empty() || game.result.is_some() || repeated {
-                    finish(&mut games, &mut game, &mut pending);
-                }
-                game.tags.push((name, value));
-            }
-            '{' => {
-                for c in chars.by_ref() {
-                    if c == '}' {
-                        break;
-                    }
-                }
-            }
-            '(' => {
-                let mut depth = 1;
-                while depth > 0 {
-                    match chars.next() {
-                        Some('(') => depth += 1,
-                        Some(')') => depth -= 1,
-                        Some('{') => {
-                            for c in chars.by_ref() {
-                                if c == '}' {
-                                    break;
-                                }
-                            }
-                        }
-                        Some(_) => {}
-                        None => break,
-                    }
-                }
-            }
-            ';' => {
-                for c in chars.by_ref() {
-                    if c == '\n' {
-                        break;
-                    }
-                }
-            }
-            c if c.is_whitespace() => {}
-            _ => {
-                let mut word = String::from(c);
-                while let Some(&n) = chars.peek() {
-                    if n.is_whitespace() || matches!(n, '{' | '(' | '[' | ';') {
-                        break;
-                    }
-                    word.push(n);
-                    chars.next();
-                }
-                if word.starts_with('$') {
-                    continue;
-                }
-                let is_result = RESULT_TOKENS.contains(&word.as_str()) || game.tag("Result") == Some(word.as_str());
-                if is_result && pending.is_empty() {
-                    game.result = Some(word);
-                    finish(&mut games, &mut game, &mut pending);
-                    continue;
-                }
-                // Drop a move number (`12.`, `12...`, `01.`) in front of the move.
-                let body = word.trim_start_matches(|c: char| c.is_ascii_digit());
-                let word = if body.starts_with('.') && word.as_bytes()[0].is_ascii_digit() {
-                    body.trim_start_matches('.').to_string()
-                } else {
-                    word
-                };
-                let word = word.trim_end_matches(['!', '?', '+', '#']).to_string();
-                // `77. ...` stands for a move not written.
-                if word.chars().all(|c| c == '.') {
-                    continue;
-                }
-                pending.push_str(&word);
-                if !(pending.ends_with(['-', 'x', 'X', ':'])) {
-                    game.moves.push(std::mem::take(&mut pending));
-                }
-            }
-        }
+/// `word` without a move number in front (`12.`, `12...`, `01.`).
+fn without_move_number(word: String) -> String {
+    let body = word.trim_start_matches(|c: char| c.is_ascii_digit());
+    if body.len() < word.len() && body.starts_with('.') {
+        body.trim_start_matches('.').to_string()
+    } else {
+        word
     }
-    finish(&mut games, &mut game, &mut pending);
-    games
 }
 
 /// Replays a game through the rules. A capture written bare (`19x30`) that
@@ -190,6 +223,12 @@ pub fn replay(pdn: &PdnGame) -> Result<Game, ReplayError> {
     Ok(game)
 }
 
+/// Plays `texts` on `game`, trying each reading of an ambiguous move until
+/// the rest replays. The backtracking is exponential in the ambiguous moves
+/// whose readings all stay legal for long, so a crafted file could stall
+/// it; in real files they are rare (three of the 1,138 shared games), and
+/// only files an operator names are read (tests, `dames replay`), never a
+/// player's upload. Reading those would need a bound on the attempts.
 fn replay_from(game: &mut Game, texts: &[String]) -> Result<(), ReplayError> {
     let Some((text, rest)) = texts.split_first() else {
         return Ok(());

@@ -211,10 +211,7 @@ mod tests {
         let b = |v: &[u8]| Bitboard::from_squares(v.iter().map(|&n| sq(n)));
         let base = Setup { white: b(&[31]), black: b(&[20]), kings: Bitboard::EMPTY, turn: Some(Color::White) };
         assert!(Position::from_setup(base).is_ok());
-        assert_eq!(
-            Position::from_setup(Setup { black: b(&[31]), ..base }),
-            Err(PositionError::SquareTwice(sq(31)))
-        );
+        assert_eq!(Position::from_setup(Setup { black: b(&[31]), ..base }), Err(PositionError::SquareTwice(sq(31))));
         assert_eq!(
             Position::from_setup(Setup { kings: b(&[30]), ..base }),
             Err(PositionError::KingOnEmptySquare(sq(30)))

@@ -94,6 +94,53 @@ enum Bound {
     Upper,
 }
 
+/// A position in the tree, with what the search carries down to it from
+/// the root.
+#[derive(Clone, Copy)]
+struct Node {
+    pos: Position,
+    /// Plies below the root.
+    ply: usize,
+    /// The 25-move count: plies of king moves only since the last capture
+    /// or man move.
+    king_only: u32,
+}
+
+impl Node {
+    /// The node one ply down, after `mv`.
+    #[inline]
+    fn child(&self, mv: &Move) -> Node {
+        Node { pos: self.pos.play_unchecked(mv), ply: self.ply + 1, king_only: advance(&self.pos, mv, self.king_only) }
+    }
+}
+
+/// The scores between which a node's exact value matters to its parent:
+/// at `alpha` or below, the side to move has as good elsewhere; at `beta`
+/// or above, the opponent will not allow the position.
+#[derive(Clone, Copy)]
+struct Window {
+    alpha: i32,
+    beta: i32,
+}
+
+impl Window {
+    const FULL: Window = Window { alpha: -INFINITY, beta: INFINITY };
+
+    /// The null window just above `bound`: a search in it only tells whether
+    /// the score beats `bound`, and costs far less than an exact score.
+    #[inline]
+    fn above(bound: i32) -> Window {
+        Window { alpha: bound, beta: bound + 1 }
+    }
+
+    /// The same window seen by the opponent, to search a reply in: negamax
+    /// scores are from the side to move, so the bounds swap and negate.
+    #[inline]
+    fn flipped(self) -> Window {
+        Window { alpha: -self.beta, beta: -self.alpha }
+    }
+}
+
 /// One search: its table, ordering heuristics and counters.
 pub struct Searcher {
     table: Vec<Entry>,
@@ -131,13 +178,8 @@ impl Searcher {
         }
         self.root_counters = counters;
         let key = zobrist(pos);
-        let mut result = SearchResult {
-            best_moves: vec![root_moves[0]],
-            score: 0,
-            depth: 0,
-            nodes: 0,
-            pv: vec![root_moves[0]],
-        };
+        let mut result =
+            SearchResult { best_moves: vec![root_moves[0]], score: 0, depth: 0, nodes: 0, pv: vec![root_moves[0]] };
         let mut order: Vec<Move> = root_moves.to_vec();
         for depth in 1..=limits.depth.max(1) {
             let Some((mut scored, best_score)) = self.root(pos, key, &order, depth as i32, limits.tie_margin) else {
@@ -159,13 +201,7 @@ impl Searcher {
             // order they were searched.
             scored.sort_by_key(|(_, v)| std::cmp::Reverse(*v));
             order = scored.into_iter().map(|(m, _)| m).collect();
-            result = SearchResult {
-                pv: Vec::new(),
-                best_moves,
-                score: best_score,
-                depth,
-                nodes: self.nodes,
-            };
+            result = SearchResult { pv: Vec::new(), best_moves, score: best_score, depth, nodes: self.nodes };
             if best_score.abs() >= WIN_THRESHOLD || root_moves.len() == 1 {
                 break;
             }
@@ -180,22 +216,30 @@ impl Searcher {
 
     /// One iteration at the root. Every move gets a score that is exact when
     /// it lies within the tie margin of the best, so equal moves are known.
-    fn root(&mut self, pos: &Position, key: u64, moves: &[Move], depth: i32, margin: i32) -> Option<(Vec<(Move, i32)>, i32)> {
+    fn root(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        moves: &[Move],
+        depth: i32,
+        margin: i32,
+    ) -> Option<(Vec<(Move, i32)>, i32)> {
+        let root = Node { pos: *pos, ply: 0, king_only: self.root_counters.king_only_plies };
         let mut best = -INFINITY;
         let mut scored = Vec::with_capacity(moves.len());
         for (i, mv) in moves.iter().enumerate() {
-            let child = pos.play_unchecked(mv);
+            let child = root.child(mv);
             let child_key = key_after(pos, key, mv);
-            let counters = advance(pos, mv, self.root_counters.king_only_plies);
             let score = if i == 0 {
-                -self.negamax(&child, child_key, depth - 1, -INFINITY, INFINITY, 1, counters)
+                -self.negamax(child, child_key, depth - 1, Window::FULL)
             } else {
-                // Is it at least within the margin of the best? If so, learn
-                // its exact score.
+                // Is it at least within the margin of the best (does it beat
+                // `threshold - 1`)? If so, learn its exact score.
                 let threshold = best - margin;
-                let probe = -self.negamax(&child, child_key, depth - 1, -threshold, -(threshold - 1), 1, counters);
+                let probe = -self.negamax(child, child_key, depth - 1, Window::above(threshold - 1).flipped());
                 if probe >= threshold {
-                    -self.negamax(&child, child_key, depth - 1, -INFINITY, -(threshold - 1), 1, counters)
+                    let at_least = Window { alpha: threshold - 1, beta: INFINITY };
+                    -self.negamax(child, child_key, depth - 1, at_least.flipped())
                 } else {
                     probe
                 }
@@ -209,7 +253,11 @@ impl Searcher {
         Some((scored, best))
     }
 
-    fn negamax(&mut self, pos: &Position, key: u64, depth: i32, mut alpha: i32, beta: i32, ply: usize, king_only: u32) -> i32 {
+    /// The score of `node` searched `depth` plies deep, from the side to
+    /// move, exact only inside `window`. `key` is the Zobrist key of its
+    /// position, carried down incrementally.
+    fn negamax(&mut self, node: Node, key: u64, depth: i32, mut window: Window) -> i32 {
+        let Node { ref pos, ply, king_only } = node;
         self.nodes += 1;
         if self.nodes >= self.node_limit {
             self.aborted = true;
@@ -218,13 +266,13 @@ impl Searcher {
             return 0;
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.quiescence(pos, alpha, beta, ply, king_only, 0);
+            return self.quiescence(node, window, 0);
         }
 
         // The draw rules before the table: the table does not know how the
         // position was reached. A side without a move loses even then, as
         // in `Game`.
-        if let Some(score) = self.rule_draw(ply, king_only) {
+        if let Some(score) = self.rule_draw(node) {
             return if pos.has_legal_move() { score } else { -(WIN - ply as i32) };
         }
 
@@ -232,7 +280,7 @@ impl Searcher {
         // 25-move count is part of the key, so that a king ending reached
         // closer to the draw is not judged by an entry from farther away.
         let position_key = key;
-        let key = key ^ COUNTER_KEYS[king_only.min(KING_MOVES_DRAW_PLIES) as usize];
+        let key = table_key(key, king_only);
         let slot = (key & self.mask) as usize;
         let entry = self.table[slot];
         let mut hash_move = None;
@@ -242,8 +290,8 @@ impl Searcher {
                 let score = from_table(entry.score, ply);
                 match entry.bound {
                     Bound::Exact => return score,
-                    Bound::Lower if score >= beta => return score,
-                    Bound::Upper if score <= alpha => return score,
+                    Bound::Lower if score >= window.beta => return score,
+                    Bound::Upper if score <= window.alpha => return score,
                     _ => {}
                 }
             }
@@ -259,25 +307,28 @@ impl Searcher {
 
         let mut scores = Scores::new();
         self.score_moves(&moves, hash_move, ply, &mut scores);
-        let original_alpha = alpha;
+        let original_alpha = window.alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut index = 0;
         while let Some(mv) = next_best(&mut moves, &mut scores) {
-            let child = pos.play_unchecked(&mv);
+            let child = node.child(&mv);
             let child_key = key_after(pos, position_key, &mv);
-            let counters = advance(pos, &mv, king_only);
             let score = if index == 0 {
-                -self.negamax(&child, child_key, depth - 1, -beta, -alpha, ply + 1, counters)
+                -self.negamax(child, child_key, depth - 1, window.flipped())
             } else {
-                // Late quiet moves are searched a ply shallower first.
+                // Principal variation search: the first move is taken as
+                // best, the others only checked not to beat it, and searched
+                // again in the whole window when they do. Late quiet moves
+                // are checked a ply shallower first.
                 let reduction = if depth >= 3 && index >= 4 && !mv.is_capture() { 1 } else { 0 };
-                let mut s = -self.negamax(&child, child_key, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, counters);
-                if s > alpha && reduction > 0 {
-                    s = -self.negamax(&child, child_key, depth - 1, -alpha - 1, -alpha, ply + 1, counters);
+                let null = Window::above(window.alpha).flipped();
+                let mut s = -self.negamax(child, child_key, depth - 1 - reduction, null);
+                if s > window.alpha && reduction > 0 {
+                    s = -self.negamax(child, child_key, depth - 1, null);
                 }
-                if s > alpha && s < beta {
-                    s = -self.negamax(&child, child_key, depth - 1, -beta, -alpha, ply + 1, counters);
+                if s > window.alpha && s < window.beta {
+                    s = -self.negamax(child, child_key, depth - 1, window.flipped());
                 }
                 s
             };
@@ -289,10 +340,10 @@ impl Searcher {
                 best_score = score;
                 best_move = Some(mv);
             }
-            if score > alpha {
-                alpha = score;
+            if score > window.alpha {
+                window.alpha = score;
             }
-            if alpha >= beta {
+            if window.alpha >= window.beta {
                 if !mv.is_capture() {
                     let killers = &mut self.killers[ply];
                     if killers[0] != Some(mv) {
@@ -306,7 +357,7 @@ impl Searcher {
             }
         }
 
-        let bound = if best_score >= beta {
+        let bound = if best_score >= window.beta {
             Bound::Lower
         } else if best_score > original_alpha {
             Bound::Exact
@@ -319,8 +370,10 @@ impl Searcher {
 
     /// Plays out captures until the position is quiet, then trusts the
     /// evaluation, unless the opponent threatens a capture: then, for a few
-    /// plies, quiet answers are searched too.
-    fn quiescence(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, king_only: u32, threat_ply: u32) -> i32 {
+    /// plies, quiet answers are searched too: `threat_ply` counts those
+    /// already on the path.
+    fn quiescence(&mut self, node: Node, mut window: Window, threat_ply: u32) -> i32 {
+        let Node { ref pos, ply, king_only } = node;
         self.nodes += 1;
         if self.nodes >= self.node_limit {
             self.aborted = true;
@@ -334,7 +387,7 @@ impl Searcher {
         if !forced && !pos.has_quiet_move() {
             return -(WIN - ply as i32);
         }
-        if let Some(score) = self.rule_draw(ply, king_only) {
+        if let Some(score) = self.rule_draw(node) {
             return score;
         }
         if ply >= MAX_PLY - 1 {
@@ -347,7 +400,7 @@ impl Searcher {
             // already good enough, otherwise look for a defence. (The threat
             // is looked for last: it costs more than the evaluation.)
             let threatened = || threat_ply < self.threat_plies && pos.with_turn(!pos.turn()).has_capture();
-            if stand_pat >= beta || !threatened() {
+            if stand_pat >= window.beta || !threatened() {
                 return stand_pat;
             }
         }
@@ -362,18 +415,16 @@ impl Searcher {
         let mut tried = 0;
         while let Some(mv) = if forced { moves.get(tried).copied() } else { next_best(&mut moves, &mut scores) } {
             tried += 1;
-            let child = pos.play_unchecked(&mv);
-            let counters = advance(pos, &mv, king_only);
-            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, counters, next_threat_ply);
+            let score = -self.quiescence(node.child(&mv), window.flipped(), next_threat_ply);
             if self.aborted {
                 return 0;
             }
             if score > best {
                 best = score;
             }
-            if score > alpha {
-                alpha = score;
-                if alpha >= beta {
+            if score > window.alpha {
+                window.alpha = score;
+                if window.alpha >= window.beta {
                     break;
                 }
             }
@@ -381,9 +432,10 @@ impl Searcher {
         best
     }
 
-    /// The draw rules, seen from `ply` plies below the root.
-    fn rule_draw(&self, ply: usize, king_only: u32) -> Option<i32> {
-        if king_only >= KING_MOVES_DRAW_PLIES || ply as u32 >= self.root_counters.plies_to_move_limit {
+    /// The draw rules at `node`: its 25-move count, and the move limit seen
+    /// from its ply below the root.
+    fn rule_draw(&self, node: Node) -> Option<i32> {
+        if node.king_only >= KING_MOVES_DRAW_PLIES || node.ply as u32 >= self.root_counters.plies_to_move_limit {
             Some(0)
         } else {
             None
@@ -395,35 +447,33 @@ impl Searcher {
     fn score_moves(&self, moves: &MoveList, hash_move: Option<Move>, ply: usize, scores: &mut Scores) {
         let killers = self.killers[ply.min(MAX_PLY - 1)];
         scores.extend(moves.iter().map(|m| {
-                if Some(*m) == hash_move {
-                    u32::MAX
-                } else if m.is_capture() {
-                    u32::MAX - 100 + m.capture_count()
-                } else if Some(*m) == killers[0] {
-                    u32::MAX - 200
-                } else if Some(*m) == killers[1] {
-                    u32::MAX - 201
-                } else {
-                    self.history[m.from.number() as usize - 1][m.to.number() as usize - 1].min(u32::MAX - 300)
-                }
-            }));
+            if Some(*m) == hash_move {
+                u32::MAX
+            } else if m.is_capture() {
+                u32::MAX - 100 + m.capture_count()
+            } else if Some(*m) == killers[0] {
+                u32::MAX - 200
+            } else if Some(*m) == killers[1] {
+                u32::MAX - 201
+            } else {
+                self.history[m.from.number() as usize - 1][m.to.number() as usize - 1].min(u32::MAX - 300)
+            }
+        }));
     }
 
     /// The best move and the table's best replies after it.
     fn principal_variation(&self, pos: &Position, first: Move) -> Vec<Move> {
         let mut pv = vec![first];
-        let mut king_only = advance(pos, &first, self.root_counters.king_only_plies);
-        let mut pos = pos.play_unchecked(&first);
+        let mut node = Node { pos: *pos, ply: 0, king_only: self.root_counters.king_only_plies }.child(&first);
         while pv.len() < 16 {
-            let key = zobrist(&pos) ^ COUNTER_KEYS[king_only.min(KING_MOVES_DRAW_PLIES) as usize];
+            let key = table_key(zobrist(&node.pos), node.king_only);
             let entry = self.table[(key & self.mask) as usize];
             let Some(mv) = entry.best.filter(|_| entry.key == key) else { break };
-            if !pos.legal_moves().contains(&mv) {
+            if !node.pos.legal_moves().contains(&mv) {
                 break;
             }
             pv.push(mv);
-            king_only = advance(&pos, &mv, king_only);
-            pos = pos.play_unchecked(&mv);
+            node = node.child(&mv);
         }
         pv
     }
@@ -444,6 +494,13 @@ fn next_best(moves: &mut MoveList, scores: &mut Scores) -> Option<Move> {
     }
     scores.swap_remove(best);
     Some(moves.swap_remove(best))
+}
+
+/// The table's key for a position with its 25-move count: a king ending
+/// reached closer to the draw is another entry.
+#[inline]
+fn table_key(position_key: u64, king_only: u32) -> u64 {
+    position_key ^ COUNTER_KEYS[king_only.min(KING_MOVES_DRAW_PLIES) as usize]
 }
 
 /// The 25-move count after `mv`.

@@ -31,7 +31,9 @@ pub enum AppError {
     BadRequest(String),
     /// Too many requests from this player or address; the limiter says
     /// when the next one would pass.
-    RateLimited { retry_after_s: u64 },
+    RateLimited {
+        retry_after_s: u64,
+    },
     /// A pseudonym that breaks the rules or is taken.
     BadPseudonym(String),
     /// A fault on the server; its cause is in the server's log, not on the

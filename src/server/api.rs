@@ -27,8 +27,8 @@ impl RequestContext {
         let db = use_context::<Db>().ok_or(ServerError::MissingContext("Db"))?;
         let limits = use_context::<RateLimits>().ok_or(ServerError::MissingContext("RateLimits"))?;
         let player = players::current_player();
-        let address = use_context::<axum::http::request::Parts>()
-            .and_then(|p| p.extensions.get::<Client>().map(|c| c.address));
+        let address =
+            use_context::<axum::http::request::Parts>().and_then(|p| p.extensions.get::<Client>().map(|c| c.address));
         Ok(RequestContext { db, player, limits, address })
     }
 
@@ -63,7 +63,15 @@ fn spec<'a>(player: &'a str, kind: GameKind, level: Option<Level>, day: &'a str)
         GameKind::Daily => daily_seed(day),
         GameKind::Free => uuid::Uuid::new_v4().as_u64_pair().0,
     };
-    NewGame { player_id: player, kind, day, level: level_of(kind, level), seed, start: Position::start(), now_ms: now_ms() }
+    NewGame {
+        player_id: player,
+        kind,
+        day,
+        level: level_of(kind, level),
+        seed,
+        start: Position::start(),
+        now_ms: now_ms(),
+    }
 }
 
 /// The player's current game of this kind, or, if there is none, a game
@@ -158,7 +166,13 @@ pub async fn start_test_game(
 /// the whole game and records the score before answering. `ply` is the
 /// number of plies the player saw: a move sent from a stale page (another
 /// tab, a retried request) is refused rather than played elsewhere.
-pub async fn play_move(ctx: &RequestContext, game_id: String, ply: usize, mv: String, think_ms: u64) -> ServerResult<GameView> {
+pub async fn play_move(
+    ctx: &RequestContext,
+    game_id: String,
+    ply: usize,
+    mv: String,
+    think_ms: u64,
+) -> ServerResult<GameView> {
     ctx.limits.check_move(&ctx.player, ctx.address)?;
     if game_id.len() > 64 {
         return Err(AppError::BadRequest("identifiant de partie trop long".into()).into());
@@ -236,7 +250,12 @@ pub async fn set_pseudonym(ctx: &RequestContext, name: String) -> ServerResult<S
 /// A leaderboard: a day's challenge (`day`, today if absent) or the free
 /// games at a level; its top rows and the player's own row (even outside
 /// the top).
-pub async fn leaderboard(db: &Db, player: String, day: Option<String>, level: Option<Level>) -> ServerResult<LeaderboardView> {
+pub async fn leaderboard(
+    db: &Db,
+    player: String,
+    day: Option<String>,
+    level: Option<Level>,
+) -> ServerResult<LeaderboardView> {
     use super::days::{parse_day, shift_day};
     let today = today_utc();
     let board = match (level, day) {
@@ -248,15 +267,12 @@ pub async fn leaderboard(db: &Db, player: String, day: Option<String>, level: Op
         (None, None) => BoardKey::Daily { day: today.clone() },
     };
     let (is_today, previous_day, next_day) = match &board {
-        BoardKey::Daily { day } => {
-            (*day == today, shift_day(day, -1), shift_day(day, 1).filter(|next| *next <= today))
-        }
+        BoardKey::Daily { day } => (*day == today, shift_day(day, -1), shift_day(day, 1).filter(|next| *next <= today)),
         BoardKey::Free { .. } => (false, None, None),
     };
     let key = scores::board_key(&board);
-    let (top, mine) = db
-        .run(move |c| Ok((scores::leaderboard(c, &key, scores::TOP)?, scores::rank_of(c, &key, &player)?)))
-        .await?;
+    let (top, mine) =
+        db.run(move |c| Ok((scores::leaderboard(c, &key, scores::TOP)?, scores::rank_of(c, &key, &player)?))).await?;
     Ok(LeaderboardView { board, is_today, previous_day, next_day, top, mine })
 }
 

@@ -5,9 +5,9 @@
 use super::db::Db;
 use super::games::GameRecord;
 use super::{router, scores, today_utc};
-use crate::protocol::GameKind;
 use crate::engine::bot::{self, Level};
 use crate::engine::Game;
+use crate::protocol::GameKind;
 use axum::body::Body;
 use axum::http::Request;
 use leptos::config::LeptosOptions;

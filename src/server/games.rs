@@ -5,9 +5,9 @@
 //! computes the computer's reply itself.
 
 use super::error::{ServerError, ServerResult};
-use crate::protocol::{move_text_error_fr, replay_stored, AppError, GameKind, GameView};
 use crate::engine::bot::{self, Level};
 use crate::engine::{parse_long_form, Color, Game, Outcome, Position};
+use crate::protocol::{move_text_error_fr, replay_stored, AppError, GameKind, GameView};
 use rusqlite::{params, Connection, OptionalExtension};
 
 /// Each move counts at least this much thinking time.
@@ -170,7 +170,8 @@ pub fn new_record_with_move(new: NewGame<'_>, first: PlayerMove<'_>) -> ServerRe
 /// Plays a move the server itself computed: one the rules refuse is a bug
 /// in the engine, not the player's doing.
 fn play_computed(game: &mut Game, mv: &crate::engine::Move) -> ServerResult<()> {
-    game.play(mv).map_err(|e| ServerError::CorruptGame { game: "(new)".into(), why: format!("computed move refused: {e}") })
+    game.play(mv)
+        .map_err(|e| ServerError::CorruptGame { game: "(new)".into(), why: format!("computed move refused: {e}") })
 }
 
 pub fn load(conn: &Connection, id: &str) -> ServerResult<Option<GameRecord>> {
@@ -197,19 +198,26 @@ pub fn load(conn: &Connection, id: &str) -> ServerResult<Option<GameRecord>> {
                 ))
             },
         )
-        .optional()
-        ?;
-    let Some((id, player_id, kind, day, level, seed, start_fen, outcome, active_ms, last_answer_ms, created_at, bot_version)) =
-        row
+        .optional()?;
+    let Some((
+        id,
+        player_id,
+        kind,
+        day,
+        level,
+        seed,
+        start_fen,
+        outcome,
+        active_ms,
+        last_answer_ms,
+        created_at,
+        bot_version,
+    )) = row
     else {
         return Ok(None);
     };
     let mut stmt = conn.prepare_cached("SELECT move FROM game_moves WHERE game_id = ?1 ORDER BY ply")?;
-    let moves = stmt
-        .query_map([&id], |r| r.get::<_, String>(0))
-        ?
-        .collect::<Result<Vec<_>, _>>()
-        ?;
+    let moves = stmt.query_map([&id], |r| r.get::<_, String>(0))?.collect::<Result<Vec<_>, _>>()?;
     Ok(Some(GameRecord {
         kind: GameKind::from_name(&kind).ok_or_else(|| ServerError::Unreadable(format!("game kind {kind:?}")))?,
         level: level.parse().map_err(|_| ServerError::Unreadable(format!("level {level:?}")))?,
@@ -232,7 +240,12 @@ pub fn load(conn: &Connection, id: &str) -> ServerResult<Option<GameRecord>> {
 /// The player's latest game of this kind (for the daily challenge, of that
 /// day) against today's computer: the one the page resumes. A game against
 /// an earlier version is left as it is (it can be replayed, not continued).
-pub fn latest(conn: &Connection, player_id: &str, kind: GameKind, day: Option<&str>) -> ServerResult<Option<GameRecord>> {
+pub fn latest(
+    conn: &Connection,
+    player_id: &str,
+    kind: GameKind,
+    day: Option<&str>,
+) -> ServerResult<Option<GameRecord>> {
     let id: Option<String> = conn
         .query_row(
             "SELECT id FROM games WHERE player_id = ?1 AND kind = ?2 AND (?3 IS NULL OR day = ?3) AND bot_version = ?4
@@ -240,8 +253,7 @@ pub fn latest(conn: &Connection, player_id: &str, kind: GameKind, day: Option<&s
             params![player_id, kind.name(), day, bot::BOT_VERSION],
             |r| r.get(0),
         )
-        .optional()
-        ?;
+        .optional()?;
     match id {
         Some(id) => load(conn, &id),
         None => Ok(None),
@@ -270,7 +282,12 @@ pub struct PlayerMove<'a> {
 
 /// Checks and plays the player's move, then the computer's reply. Pure
 /// computation: no database, so the bot's search holds no lock.
-pub fn apply_player_move(record: &GameRecord, player_id: &str, sent: PlayerMove<'_>, now_ms: i64) -> ServerResult<Played> {
+pub fn apply_player_move(
+    record: &GameRecord,
+    player_id: &str,
+    sent: PlayerMove<'_>,
+    now_ms: i64,
+) -> ServerResult<Played> {
     let PlayerMove { seen_plies, text, think_ms } = sent;
     if record.player_id != player_id {
         return Err(AppError::NotYourGame.into());
@@ -323,21 +340,19 @@ pub fn clamp_think_ms(reported_ms: u64, wall_ms: i64) -> u64 {
 pub fn save_played(conn: &mut Connection, played: &Played) -> ServerResult<()> {
     let r = &played.record;
     let tx = conn.transaction()?;
-    let changed = tx
-        .execute(
-            "UPDATE games SET ply_count = ?2, outcome = ?3, active_ms = ?4, last_answer_ms = ?5,
+    let changed = tx.execute(
+        "UPDATE games SET ply_count = ?2, outcome = ?3, active_ms = ?4, last_answer_ms = ?5,
                     finished_at = CASE WHEN ?3 IS NULL THEN NULL ELSE ?5 END
              WHERE id = ?1 AND ply_count = ?6 AND outcome IS NULL",
-            params![
-                r.id,
-                r.moves.len() as i64,
-                r.outcome.map(outcome_json),
-                r.active_ms as i64,
-                r.last_answer_ms,
-                played.expected_plies as i64
-            ],
-        )
-        ?;
+        params![
+            r.id,
+            r.moves.len() as i64,
+            r.outcome.map(outcome_json),
+            r.active_ms as i64,
+            r.last_answer_ms,
+            played.expected_plies as i64
+        ],
+    )?;
     if changed != 1 {
         return Err(AppError::Conflict.into());
     }
@@ -356,12 +371,10 @@ pub fn resign(conn: &mut Connection, id: &str, player_id: &str, now_ms: i64) -> 
         return Err(AppError::GameOver.into());
     }
     let outcome = Outcome::Win { winner: Color::Black, reason: crate::engine::WinReason::Resignation };
-    let changed = conn
-        .execute(
-            "UPDATE games SET outcome = ?2, finished_at = ?3 WHERE id = ?1 AND outcome IS NULL",
-            params![id, outcome_json(outcome), now_ms],
-        )
-        ?;
+    let changed = conn.execute(
+        "UPDATE games SET outcome = ?2, finished_at = ?3 WHERE id = ?1 AND outcome IS NULL",
+        params![id, outcome_json(outcome), now_ms],
+    )?;
     if changed != 1 {
         return Err(AppError::Conflict.into());
     }
@@ -369,10 +382,14 @@ pub fn resign(conn: &mut Connection, id: &str, player_id: &str, now_ms: i64) -> 
     Ok(record)
 }
 
-fn insert_moves(tx: &rusqlite::Transaction<'_>, game_id: &str, first_ply: usize, moves: &[(String, Option<u64>)]) -> ServerResult<()> {
-    let mut stmt = tx
-        .prepare_cached("INSERT INTO game_moves (game_id, ply, move, think_ms) VALUES (?1, ?2, ?3, ?4)")
-        ?;
+fn insert_moves(
+    tx: &rusqlite::Transaction<'_>,
+    game_id: &str,
+    first_ply: usize,
+    moves: &[(String, Option<u64>)],
+) -> ServerResult<()> {
+    let mut stmt =
+        tx.prepare_cached("INSERT INTO game_moves (game_id, ply, move, think_ms) VALUES (?1, ?2, ?3, ?4)")?;
     for (i, (mv, think)) in moves.iter().enumerate() {
         stmt.execute(params![game_id, (first_ply + i) as i64, mv, think.map(|t| t as i64)])?;
     }
@@ -411,7 +428,12 @@ mod tests {
     fn play(db: &Db, id: &str, player: &str, text: &str, now_ms: i64) -> Result<GameRecord, AppError> {
         db.run_blocking(|c| -> ServerResult<GameRecord> {
             let record = load(c, id)?.ok_or(AppError::GameNotFound)?;
-            let played = apply_player_move(&record, player, PlayerMove { seen_plies: record.moves.len(), text, think_ms: 5_000 }, now_ms)?;
+            let played = apply_player_move(
+                &record,
+                player,
+                PlayerMove { seen_plies: record.moves.len(), text, think_ms: 5_000 },
+                now_ms,
+            )?;
             save_played(c, &played)?;
             Ok(played.record)
         })
@@ -465,15 +487,30 @@ mod tests {
         let after = play(&db, &game.id, "p1", "28x17{22}", 2_000).unwrap();
         assert!(matches!(after.outcome, Some(Outcome::Win { winner: Color::White, .. })));
         assert_eq!(play(&db, &game.id, "p1", "40-34", 3_000), Err(AppError::GameOver));
-        assert_eq!(db.run_blocking(|c| resign(c, &game.id, "p1", 4_000)).map_err(AppError::from), Err(AppError::GameOver));
+        assert_eq!(
+            db.run_blocking(|c| resign(c, &game.id, "p1", 4_000)).map_err(AppError::from),
+            Err(AppError::GameOver)
+        );
     }
 
     #[test]
     fn two_requests_on_the_same_ply_cannot_fork_the_game() {
         let db = Db::open_in_memory().unwrap();
         let game = new_game(&db, Position::start());
-        let first = apply_player_move(&game, "p1", PlayerMove { seen_plies: game.moves.len(), text: "32-28", think_ms: 1_000 }, 2_000).unwrap();
-        let second = apply_player_move(&game, "p1", PlayerMove { seen_plies: game.moves.len(), text: "33-29", think_ms: 1_000 }, 2_000).unwrap();
+        let first = apply_player_move(
+            &game,
+            "p1",
+            PlayerMove { seen_plies: game.moves.len(), text: "32-28", think_ms: 1_000 },
+            2_000,
+        )
+        .unwrap();
+        let second = apply_player_move(
+            &game,
+            "p1",
+            PlayerMove { seen_plies: game.moves.len(), text: "33-29", think_ms: 1_000 },
+            2_000,
+        )
+        .unwrap();
         db.run_blocking(|c| save_played(c, &first)).unwrap();
         assert_eq!(db.run_blocking(|c| save_played(c, &second)).map_err(AppError::from), Err(AppError::Conflict));
         let stored = db.run_blocking(|c| load(c, &game.id)).unwrap().unwrap();
@@ -540,12 +577,28 @@ mod tests {
         // between the two plies): the player may not move.
         let mut waiting = game.clone();
         waiting.moves.push("32-28".into());
-        assert_eq!(apply_player_move(&waiting, "p1", PlayerMove { seen_plies: waiting.moves.len(), text: "33-29", think_ms: 1_000 }, 2_000).err().map(AppError::from), Some(AppError::NotYourTurn));
+        assert_eq!(
+            apply_player_move(
+                &waiting,
+                "p1",
+                PlayerMove { seen_plies: waiting.moves.len(), text: "33-29", think_ms: 1_000 },
+                2_000
+            )
+            .err()
+            .map(AppError::from),
+            Some(AppError::NotYourTurn)
+        );
         // A move sent for another ply than the stored one (a stale tab).
         let stale = PlayerMove { seen_plies: 4, text: "32-28", think_ms: 1_000 };
         assert_eq!(apply_player_move(&game, "p1", stale, 2_000).err().map(AppError::from), Some(AppError::Conflict));
         // The same request twice: the second finds the ply taken.
-        let played = apply_player_move(&game, "p1", PlayerMove { seen_plies: game.moves.len(), text: "32-28", think_ms: 1_000 }, 2_000).unwrap();
+        let played = apply_player_move(
+            &game,
+            "p1",
+            PlayerMove { seen_plies: game.moves.len(), text: "32-28", think_ms: 1_000 },
+            2_000,
+        )
+        .unwrap();
         db.run_blocking(|c| save_played(c, &played)).unwrap();
         assert_eq!(db.run_blocking(|c| save_played(c, &played)).map_err(AppError::from), Err(AppError::Conflict));
         let stored = db.run_blocking(|c| load(c, &game.id)).unwrap().unwrap();

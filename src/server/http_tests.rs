@@ -72,11 +72,7 @@ impl TestSite {
     }
 
     async fn send(&self, method: &str, path: &str, form: &[(&str, &str)], from: &Sender) -> Answer {
-        let body: String = form
-            .iter()
-            .map(|(k, v)| format!("{k}={}", percent_encode(v)))
-            .collect::<Vec<_>>()
-            .join("&");
+        let body: String = form.iter().map(|(k, v)| format!("{k}={}", percent_encode(v))).collect::<Vec<_>>().join("&");
         let mut request = Request::builder().method(method).uri(path);
         if method == "POST" {
             request = request.header(header::CONTENT_TYPE, "application/x-www-form-urlencoded");
@@ -123,7 +119,13 @@ impl TestSite {
 
 fn percent_encode(text: &str) -> String {
     text.bytes()
-        .map(|b| if b.is_ascii_alphanumeric() || b"-_.".contains(&b) { (b as char).to_string() } else { format!("%{b:02X}") })
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-_.".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
         .collect()
 }
 
@@ -146,13 +148,31 @@ async fn every_refusal_has_its_status() {
     let id = game.id.as_str();
     let play = |mv: &'static str, ply: &'static str| [("game_id", id), ("ply", ply), ("mv", mv), ("think_ms", "1000")];
     let cases: Vec<(Answer, StatusCode, &str)> = vec![
-        (site.post("partie/jouer", &[("game_id", id), ("ply", "0"), ("think_ms", "1")], &alice).await, StatusCode::BAD_REQUEST, "BadRequest"),
-        (site.post("partie/jouer", &[("game_id", id), ("ply", "x"), ("mv", "32-28"), ("think_ms", "-5")], &alice).await, StatusCode::BAD_REQUEST, "BadRequest"),
+        (
+            site.post("partie/jouer", &[("game_id", id), ("ply", "0"), ("think_ms", "1")], &alice).await,
+            StatusCode::BAD_REQUEST,
+            "BadRequest",
+        ),
+        (
+            site.post("partie/jouer", &[("game_id", id), ("ply", "x"), ("mv", "32-28"), ("think_ms", "-5")], &alice)
+                .await,
+            StatusCode::BAD_REQUEST,
+            "BadRequest",
+        ),
         (site.post("partie/jouer", &play("32-28", "0"), &bob).await, StatusCode::FORBIDDEN, "NotYourGame"),
-        (site.post("partie/jouer", &[("game_id", "nope"), ("ply", "0"), ("mv", "32-28"), ("think_ms", "1")], &alice).await, StatusCode::NOT_FOUND, "GameNotFound"),
+        (
+            site.post("partie/jouer", &[("game_id", "nope"), ("ply", "0"), ("mv", "32-28"), ("think_ms", "1")], &alice)
+                .await,
+            StatusCode::NOT_FOUND,
+            "GameNotFound",
+        ),
         (site.post("partie/jouer", &play("32-28", "4"), &alice).await, StatusCode::CONFLICT, "Conflict"),
         (site.post("partie/jouer", &play("32-23", "0"), &alice).await, StatusCode::UNPROCESSABLE_ENTITY, "IllegalMove"),
-        (site.post("joueur/pseudonyme", &[("name", "<b>moi</b>")], &alice).await, StatusCode::UNPROCESSABLE_ENTITY, "BadPseudonym"),
+        (
+            site.post("joueur/pseudonyme", &[("name", "<b>moi</b>")], &alice).await,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "BadPseudonym",
+        ),
         (site.post("partie/revoir", &[("game_id", id)], &bob).await, StatusCode::FORBIDDEN, "NotYourGame"),
     ];
     for (answer, status, variant) in cases {
@@ -170,14 +190,25 @@ async fn every_refusal_has_its_status() {
     // Against an earlier computer: refused, and said why.
     let game = site.new_game(&alice).await;
     site.sql("UPDATE games SET bot_version = bot_version - 1 WHERE id = ?1", &game.id);
-    let old = site.post("partie/jouer", &[("game_id", &game.id), ("ply", "0"), ("mv", "32-28"), ("think_ms", "1")], &alice).await;
+    let old = site
+        .post("partie/jouer", &[("game_id", &game.id), ("ply", "0"), ("mv", "32-28"), ("think_ms", "1")], &alice)
+        .await;
     assert_eq!((old.status, old.error()), (StatusCode::CONFLICT, AppError::ComputerChanged));
 
     // Only a real fault is a 500: a stored game that no longer replays.
     let game = site.new_game(&alice).await;
-    let first = site.post("partie/jouer", &[("game_id", &game.id), ("ply", "0"), ("mv", "32-28"), ("think_ms", "1")], &alice).await.game();
+    let first = site
+        .post("partie/jouer", &[("game_id", &game.id), ("ply", "0"), ("mv", "32-28"), ("think_ms", "1")], &alice)
+        .await
+        .game();
     site.sql("UPDATE game_moves SET move = '31-27' WHERE game_id = ?1 AND ply = 1", &game.id);
-    let broken = site.post("partie/jouer", &[("game_id", &game.id), ("ply", &ply(&first)), ("mv", "33-29"), ("think_ms", "1")], &alice).await;
+    let broken = site
+        .post(
+            "partie/jouer",
+            &[("game_id", &game.id), ("ply", &ply(&first)), ("mv", "33-29"), ("think_ms", "1")],
+            &alice,
+        )
+        .await;
     assert_eq!((broken.status, broken.error()), (StatusCode::INTERNAL_SERVER_ERROR, AppError::Internal));
 
     // Pages say it too.
@@ -193,10 +224,24 @@ async fn todays_daily_game_of_another_player_is_hidden_until_tomorrow() {
     let day = super::today_utc();
     let won = site.db.run_blocking(|c| {
         let start = Position::from_fen("W:WK47,40:B9,12,33").unwrap();
-        let new = NewGame { player_id: ALICE, kind: GameKind::Daily, day: &day, level: Level::Intermediaire, seed: 1, start, now_ms: 0 };
+        let new = NewGame {
+            player_id: ALICE,
+            kind: GameKind::Daily,
+            day: &day,
+            level: Level::Intermediaire,
+            seed: 1,
+            start,
+            now_ms: 0,
+        };
         games::create(c, new).unwrap()
     });
-    let answer = site.post("partie/jouer", &[("game_id", &won.id), ("ply", "0"), ("mv", "47x26{9,12,33}"), ("think_ms", "1")], &player(ALICE)).await;
+    let answer = site
+        .post(
+            "partie/jouer",
+            &[("game_id", &won.id), ("ply", "0"), ("mv", "47x26{9,12,33}"), ("think_ms", "1")],
+            &player(ALICE),
+        )
+        .await;
     assert!(answer.game().score.is_some(), "won and scored");
     let hidden = site.post("partie/revoir", &[("game_id", &won.id)], &player(BOB)).await;
     assert_eq!((hidden.status, hidden.error()), (StatusCode::FORBIDDEN, AppError::HiddenUntilTomorrow));
@@ -209,9 +254,14 @@ async fn a_rate_limited_request_gets_429_and_retry_after() {
     let site = TestSite::new(limits, "");
     let alice = player(ALICE);
     let game = site.new_game(&alice).await;
-    let first = site.post("partie/jouer", &[("game_id", &game.id), ("ply", "0"), ("mv", "32-28"), ("think_ms", "1")], &alice).await.game();
+    let first = site
+        .post("partie/jouer", &[("game_id", &game.id), ("ply", "0"), ("mv", "32-28"), ("think_ms", "1")], &alice)
+        .await
+        .game();
     let mv = some_move(&first);
-    let refused = site.post("partie/jouer", &[("game_id", &game.id), ("ply", &ply(&first)), ("mv", &mv), ("think_ms", "1")], &alice).await;
+    let refused = site
+        .post("partie/jouer", &[("game_id", &game.id), ("ply", &ply(&first)), ("mv", &mv), ("think_ms", "1")], &alice)
+        .await;
     assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS, "{}", refused.body);
     let retry: u64 = refused.headers[header::RETRY_AFTER].to_str().unwrap().parse().unwrap();
     assert!((1..=10).contains(&retry), "six a minute: one every ten seconds, not {retry}");
@@ -243,7 +293,8 @@ async fn players_behind_a_trusted_proxy_are_told_apart() {
                     break;
                 }
                 let game = answer.game();
-                let form = [("game_id", game.id.as_str()), ("ply", &ply(&game)), ("mv", &some_move(&game)), ("think_ms", "1")];
+                let form =
+                    [("game_id", game.id.as_str()), ("ply", &ply(&game)), ("mv", &some_move(&game)), ("think_ms", "1")];
                 answer = site.post("partie/jouer", &form, &from).await;
             }
             match answer.status {
@@ -268,7 +319,11 @@ async fn players_behind_a_trusted_proxy_are_told_apart() {
     assert!(untrusted_refusals > 0, "one address: its limit applies to all 50");
 
     // A TLS proxy's word makes the cookie Secure; anyone else's does not.
-    let https = |peer: &'static str| Sender { peer: Some(peer), headers: vec![("x-forwarded-proto", "https".into())], ..Sender::default() };
+    let https = |peer: &'static str| Sender {
+        peer: Some(peer),
+        headers: vec![("x-forwarded-proto", "https".into())],
+        ..Sender::default()
+    };
     let cookie = |a: &Answer| a.headers[header::SET_COOKIE].to_str().unwrap().to_string();
     assert!(cookie(&site.get("/", &https("10.0.0.1")).await).ends_with("; Secure"));
     assert!(!cookie(&site.get("/", &https("203.0.113.9")).await).contains("Secure"));
@@ -284,7 +339,15 @@ async fn page_views_store_nothing() {
     let home = site.get("/", &Sender::default()).await;
     assert!(home.headers.contains_key(header::SET_COOKIE), "the home page gives a cookie, and stores nothing");
     let replay = format!("/partie/{}", over.id);
-    let pages = ["/", "/partie-libre", "/partie-libre?niveau=Fort", "/classement", "/classement?niveau=Fort", "/regles", replay.as_str()];
+    let pages = [
+        "/",
+        "/partie-libre",
+        "/partie-libre?niveau=Fort",
+        "/classement",
+        "/classement?niveau=Fort",
+        "/regles",
+        replay.as_str(),
+    ];
     for page in pages {
         let first = site.get(page, &Sender::default()).await;
         assert_eq!(first.status, StatusCode::OK, "{page}");

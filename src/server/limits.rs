@@ -157,7 +157,6 @@ fn network_of(ip: IpAddr) -> IpAddr {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -191,7 +190,9 @@ mod tests {
         assert_eq!(allowed, 1, "a burst of a fifth of 6 is one");
         match limits.check_move("p", None) {
             // 6 a minute: one every ten seconds.
-            Err(AppError::RateLimited { retry_after_s }) => assert!((9..=10).contains(&retry_after_s), "{retry_after_s}"),
+            Err(AppError::RateLimited { retry_after_s }) => {
+                assert!((9..=10).contains(&retry_after_s), "{retry_after_s}")
+            }
             other => panic!("{other:?}"),
         }
     }

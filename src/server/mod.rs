@@ -22,8 +22,8 @@ use axum::body::Body;
 use axum::http::{header, HeaderValue, Request, Response, StatusCode};
 use axum::routing::get;
 use axum::Router;
-use db::Db;
 pub use days::today_utc;
+use db::Db;
 use leptos::config::LeptosOptions;
 use leptos::prelude::*;
 use leptos_axum::{generate_route_list, LeptosRoutes};
@@ -57,7 +57,8 @@ pub struct Config {
 impl Config {
     pub fn from_env() -> Result<Config, String> {
         let addr = std::env::var("LEPTOS_SITE_ADDR").unwrap_or_else(|_| "127.0.0.1:3000".into());
-        let addr = addr.parse().map_err(|_| format!("LEPTOS_SITE_ADDR {addr:?} is not an address like 127.0.0.1:3000"))?;
+        let addr =
+            addr.parse().map_err(|_| format!("LEPTOS_SITE_ADDR {addr:?} is not an address like 127.0.0.1:3000"))?;
         let site_root = std::env::var("LEPTOS_SITE_ROOT").unwrap_or_else(|_| "target/site".into()).into();
         let db_path = std::env::var("DAMES_DB").unwrap_or_else(|_| "dames.sqlite3".into()).into();
         let trusted_proxies = TrustedProxies::parse(&std::env::var("DAMES_TRUSTED_PROXIES").unwrap_or_default())
@@ -121,12 +122,12 @@ pub fn router(options: LeptosOptions, site: Site) -> Router {
             sweeper.forget_idle();
         }
     });
-    let bundle = Router::new()
-        .fallback_service(ServeDir::new(pkg_dir).precompressed_gzip().precompressed_br())
-        .layer(SetResponseHeaderLayer::overriding(
+    let bundle = Router::new().fallback_service(ServeDir::new(pkg_dir).precompressed_gzip().precompressed_br()).layer(
+        SetResponseHeaderLayer::overriding(
             header::CACHE_CONTROL,
             HeaderValue::from_static("public, max-age=31536000, immutable"),
-        ));
+        ),
+    );
     Router::new()
         .route("/sante", get(move || health(health_db.clone())))
         .nest("/pkg", bundle)

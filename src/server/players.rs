@@ -60,7 +60,8 @@ pub fn validate_pseudonym(raw: &str) -> Result<String, AppError> {
     if count > PSEUDONYM_MAX {
         return Err(AppError::BadPseudonym(format!("{PSEUDONYM_MAX} caractères au plus")));
     }
-    if let Some(bad) = name.chars().find(|c| !(c.is_alphabetic() || c.is_ascii_digit() || matches!(c, ' ' | '-' | '_'))) {
+    if let Some(bad) = name.chars().find(|c| !(c.is_alphabetic() || c.is_ascii_digit() || matches!(c, ' ' | '-' | '_')))
+    {
         return Err(AppError::BadPseudonym(format!(
             "le caractère « {} » n'est pas permis (lettres, chiffres, espace, - et _ seulement)",
             bad.escape_default()
@@ -134,7 +135,18 @@ mod tests {
     fn pseudonyms_are_checked() {
         assert_eq!(validate_pseudonym("  Amélie_92 ").unwrap(), "Amélie_92");
         assert_eq!(validate_pseudonym("Jean-Éric Noël").unwrap(), "Jean-Éric Noël");
-        for bad in ["ab", "  a ", "<script>alert(1)</script>", "a<b>c", "x".repeat(21).as_str(), "é".repeat(500).as_str(), "ab\u{0}cd", "tab\tbed", "two  spaces", "emoji🙂"] {
+        for bad in [
+            "ab",
+            "  a ",
+            "<script>alert(1)</script>",
+            "a<b>c",
+            "x".repeat(21).as_str(),
+            "é".repeat(500).as_str(),
+            "ab\u{0}cd",
+            "tab\tbed",
+            "two  spaces",
+            "emoji🙂",
+        ] {
             assert!(matches!(validate_pseudonym(bad), Err(AppError::BadPseudonym(_))), "{bad:?}");
         }
         assert!(validate_pseudonym(&"é".repeat(20)).is_ok(), "20 accented letters fit");
@@ -167,7 +179,10 @@ mod tests {
         let mut issued = HeaderMap::new();
         issued.append(header::SET_COOKIE, HeaderValue::from_static("other=1; Path=/"));
         assert_eq!(player_id_from_set_cookie(&issued), None);
-        issued.append(header::SET_COOKIE, HeaderValue::from_str(&format!("dames_joueur={id}; Path=/; HttpOnly")).unwrap());
+        issued.append(
+            header::SET_COOKIE,
+            HeaderValue::from_str(&format!("dames_joueur={id}; Path=/; HttpOnly")).unwrap(),
+        );
         assert_eq!(player_id_from_set_cookie(&issued).as_deref(), Some(id));
     }
 }

@@ -100,10 +100,8 @@ fn forwarded_hops(headers: &HeaderMap) -> Vec<Hop> {
         return forwarded.iter().map(|element| forwarded_element(element)).collect();
     }
     let proto_https = values("x-forwarded-proto").first().is_some_and(|p| p.eq_ignore_ascii_case("https"));
-    let mut hops: Vec<Hop> = values("x-forwarded-for")
-        .iter()
-        .map(|item| Hop { address: parse_node(item), https: false })
-        .collect();
+    let mut hops: Vec<Hop> =
+        values("x-forwarded-for").iter().map(|item| Hop { address: parse_node(item), https: false }).collect();
     // X-Forwarded-Proto is set by the proxy that took the client's own
     // connection: it describes the client's hop.
     if let Some(first) = hops.first_mut() {
@@ -202,7 +200,11 @@ mod tests {
     #[test]
     fn headers_from_an_untrusted_peer_are_ignored() {
         let t = TrustedProxies::parse("10.0.0.1").unwrap();
-        let h = headers(&[("x-forwarded-for", "1.2.3.4"), ("forwarded", "for=5.6.7.8;proto=https"), ("x-forwarded-proto", "https")]);
+        let h = headers(&[
+            ("x-forwarded-for", "1.2.3.4"),
+            ("forwarded", "for=5.6.7.8;proto=https"),
+            ("x-forwarded-proto", "https"),
+        ]);
         assert_eq!(client_of(ip("203.0.113.9"), &h, &t), Client { address: ip("203.0.113.9"), https: false });
         assert_eq!(client_of(ip("203.0.113.9"), &h, &TrustedProxies::default()).address, ip("203.0.113.9"));
     }

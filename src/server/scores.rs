@@ -92,13 +92,11 @@ pub fn verify_win(record: &GameRecord, threads: usize) -> ServerResult<Option<Ve
 /// equal score keeps the older).
 pub fn record(conn: &mut Connection, win: &VerifiedWin, now_ms: i64) -> ServerResult<()> {
     let tx = conn.transaction()?;
-    let inserted = tx
-        .execute(
-            "INSERT OR IGNORE INTO scores (game_id, player_id, board, score, pieces, seconds, recorded_at)
+    let inserted = tx.execute(
+        "INSERT OR IGNORE INTO scores (game_id, player_id, board, score, pieces, seconds, recorded_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![win.game_id, win.player_id, win.board, win.score as i64, win.pieces, win.seconds as i64, now_ms],
-        )
-        ?;
+        params![win.game_id, win.player_id, win.board, win.score as i64, win.pieces, win.seconds as i64, now_ms],
+    )?;
     if inserted == 1 {
         tx.execute(
             "INSERT INTO best_scores (board, player_id, game_id, score, pieces, seconds, recorded_at)
@@ -108,8 +106,7 @@ pub fn record(conn: &mut Connection, win: &VerifiedWin, now_ms: i64) -> ServerRe
                 seconds = excluded.seconds, recorded_at = excluded.recorded_at
              WHERE excluded.score > best_scores.score",
             params![win.board, win.player_id, win.game_id, win.score as i64, win.pieces, win.seconds as i64, now_ms],
-        )
-        ?;
+        )?;
     }
     Ok(tx.commit()?)
 }
@@ -118,30 +115,33 @@ pub fn record(conn: &mut Connection, win: &VerifiedWin, now_ms: i64) -> ServerRe
 /// writes): their ids, for the start-up sweep. Only games of this
 /// computer's version, whose stored outcome [`player_won`].
 pub fn unscored_wins(conn: &Connection) -> ServerResult<Vec<String>> {
-    let mut stmt = conn
-        .prepare(
-            "SELECT g.id, g.outcome FROM games g LEFT JOIN scores s ON s.game_id = g.id
+    let mut stmt = conn.prepare(
+        "SELECT g.id, g.outcome FROM games g LEFT JOIN scores s ON s.game_id = g.id
              WHERE g.outcome IS NOT NULL AND g.bot_version = ?1 AND s.game_id IS NULL",
-        )
-        ?;
+    )?;
     let rows = stmt
-        .query_map([BOT_VERSION], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
-        ?
-        .collect::<Result<Vec<_>, _>>()
-        ?;
-    Ok(rows.into_iter().filter(|(_, outcome)| player_won(serde_json::from_str(outcome).ok())).map(|(id, _)| id).collect())
+        .query_map([BOT_VERSION], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows
+        .into_iter()
+        .filter(|(_, outcome)| player_won(serde_json::from_str(outcome).ok()))
+        .map(|(id, _)| id)
+        .collect())
 }
 
 /// The score of one game, with the player's rank on its board.
 pub fn score_of_game(conn: &Connection, game_id: &str) -> ServerResult<Option<ScoreView>> {
     let row = conn
-        .query_row(
-            "SELECT board, player_id, score, pieces, seconds FROM scores WHERE game_id = ?1",
-            [game_id],
-            |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?, r.get::<_, u32>(3)?, r.get::<_, i64>(4)?)),
-        )
-        .optional()
-        ?;
+        .query_row("SELECT board, player_id, score, pieces, seconds FROM scores WHERE game_id = ?1", [game_id], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get::<_, u32>(3)?,
+                r.get::<_, i64>(4)?,
+            ))
+        })
+        .optional()?;
     let Some((board, player, score, pieces, seconds)) = row else {
         return Ok(None);
     };
@@ -157,20 +157,23 @@ pub fn score_of_game(conn: &Connection, game_id: &str) -> ServerResult<Option<Sc
 
 /// The top of a board, best first; equal scores: the older first.
 pub fn leaderboard(conn: &Connection, board: &str, limit: usize) -> ServerResult<Vec<ScoreLine>> {
-    let mut stmt = conn
-        .prepare_cached(
-            "SELECT b.player_id, p.pseudonym, b.game_id, b.score, b.pieces, b.seconds
+    let mut stmt = conn.prepare_cached(
+        "SELECT b.player_id, p.pseudonym, b.game_id, b.score, b.pieces, b.seconds
              FROM best_scores b JOIN players p ON p.id = b.player_id
              WHERE b.board = ?1 ORDER BY b.score DESC, b.recorded_at ASC LIMIT ?2",
-        )
-        ?;
+    )?;
     let rows = stmt
         .query_map(params![board, limit as i64], |r| {
-            Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?, r.get::<_, String>(2)?, r.get::<_, i64>(3)?, r.get::<_, u32>(4)?, r.get::<_, i64>(5)?))
-        })
-        ?
-        .collect::<Result<Vec<_>, _>>()
-        ?;
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, Option<String>>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, i64>(3)?,
+                r.get::<_, u32>(4)?,
+                r.get::<_, i64>(5)?,
+            ))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(rows
         .into_iter()
         .enumerate()
@@ -194,21 +197,27 @@ pub fn rank_of(conn: &Connection, board: &str, player_id: &str) -> ServerResult<
              FROM best_scores b JOIN players p ON p.id = b.player_id
              WHERE b.board = ?1 AND b.player_id = ?2",
             params![board, player_id],
-            |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, u32>(2)?, r.get::<_, i64>(3)?, r.get::<_, i64>(4)?, r.get::<_, Option<String>>(5)?)),
+            |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, u32>(2)?,
+                    r.get::<_, i64>(3)?,
+                    r.get::<_, i64>(4)?,
+                    r.get::<_, Option<String>>(5)?,
+                ))
+            },
         )
-        .optional()
-        ?;
+        .optional()?;
     let Some((game_id, score, pieces, seconds, recorded_at, pseudonym)) = row else {
         return Ok(None);
     };
-    let ahead: i64 = conn
-        .query_row(
-            "SELECT count(*) FROM best_scores
+    let ahead: i64 = conn.query_row(
+        "SELECT count(*) FROM best_scores
              WHERE board = ?1 AND (score > ?2 OR (score = ?2 AND recorded_at < ?3))",
-            params![board, score, recorded_at],
-            |r| r.get(0),
-        )
-        ?;
+        params![board, score, recorded_at],
+        |r| r.get(0),
+    )?;
     Ok(Some(ScoreLine {
         rank: ahead as u64 + 1,
         player_id: player_id.to_string(),
@@ -280,8 +289,10 @@ mod tests {
     #[test]
     fn the_sweep_looks_only_at_unscored_wins_against_this_computer() {
         let db = Db::open_in_memory().unwrap();
-        let white_wins = serde_json::to_string(&Outcome::Win { winner: Color::White, reason: WinReason::NoPieces }).unwrap();
-        let black_wins = serde_json::to_string(&Outcome::Win { winner: Color::Black, reason: WinReason::NoPieces }).unwrap();
+        let white_wins =
+            serde_json::to_string(&Outcome::Win { winner: Color::White, reason: WinReason::NoPieces }).unwrap();
+        let black_wins =
+            serde_json::to_string(&Outcome::Win { winner: Color::Black, reason: WinReason::NoPieces }).unwrap();
         let ids = db.run_blocking(|c| {
             c.execute("INSERT INTO players (id, created_at) VALUES ('p', 0)", []).unwrap();
             for (id, outcome, version) in

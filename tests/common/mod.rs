@@ -8,11 +8,7 @@ use std::path::PathBuf;
 
 pub fn shared_data() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
-    assert!(
-        dir.is_dir(),
-        "test data not found at {}: the shared/ folder must sit beside the checkout",
-        dir.display()
-    );
+    assert!(dir.is_dir(), "test data not found at {}: the shared/ folder must sit beside the checkout", dir.display());
     dir
 }
 

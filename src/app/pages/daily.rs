@@ -1,7 +1,7 @@
 //! `/`: the daily challenge, with a countdown to the next one.
 
-use crate::protocol::GameKind;
 use crate::app::play::Play;
+use crate::protocol::GameKind;
 use leptos::prelude::*;
 use leptos_meta::Title;
 

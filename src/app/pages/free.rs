@@ -1,8 +1,8 @@
 //! `/partie-libre`: a free game at the level the player picks.
 
-use crate::protocol::GameKind;
 use crate::app::play::Play;
 use crate::engine::bot::Level;
+use crate::protocol::GameKind;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;

@@ -20,9 +20,7 @@ pub async fn get_leaderboard(day: Option<String>, level: Option<Level>) -> Resul
 #[component]
 pub fn LeaderboardPage() -> impl IntoView {
     let query = use_query_map();
-    let params = move || {
-        query.with(|q| (q.get("jour"), q.get("niveau").and_then(|l| l.parse::<Level>().ok())))
-    };
+    let params = move || query.with(|q| (q.get("jour"), q.get("niveau").and_then(|l| l.parse::<Level>().ok())));
     let data = Resource::new(params, |(day, level)| get_leaderboard(day, level));
     view! {
         <Title text="Classement — Dames"/>

@@ -60,9 +60,10 @@ fn Replay(game: GameView) -> impl IntoView {
     let title = view_title(&game);
     let played_on = format!("Partie commencée le {}.", game.day);
     let result = replayed.outcome().map(outcome_text).unwrap_or_else(|| "Partie en cours.".into());
-    let score = game.score.clone().map(|s| {
-        format!("Score : {} ({}). Temps de jeu : {}.", s.score, s.breakdown(), clock_text(s.seconds * 1000))
-    });
+    let score = game
+        .score
+        .clone()
+        .map(|s| format!("Score : {} ({}). Temps de jeu : {}.", s.score, s.breakdown(), clock_text(s.seconds * 1000)));
     let step = move |delta: i64| ply.update(|p| *p = (*p as i64 + delta).clamp(0, last as i64) as usize);
     let numbered: Vec<(usize, String)> = texts.into_iter().enumerate().collect();
     view! {
