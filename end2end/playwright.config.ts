@@ -5,7 +5,9 @@ import * as path from 'path';
 // Playwright starts the debug server itself on a throw-away database and
 // drives Debian's Chromium (never a browser it downloads).
 const port = Number(process.env.DAMES_TEST_PORT ?? 3107);
-const dbFile = path.join(os.tmpdir(), `dames-e2e-${process.pid}.sqlite3`);
+// scripts/test-all.sh names a throw-away folder and removes it afterwards,
+// passed or failed.
+const dbFile = process.env.DAMES_E2E_DB ?? path.join(os.tmpdir(), `dames-e2e-${process.pid}.sqlite3`);
 
 const chromiumArgs = [
   '--headless=new',

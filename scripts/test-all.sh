@@ -21,6 +21,10 @@ fi
 
 echo "== Browser tests (Playwright, Debian Chromium)"
 rm -f end2end/test-results/results.json
+# The browser tests' database lives in a folder removed however they end.
+e2e_db_dir=$(mktemp -d)
+trap 'rm -rf "$e2e_db_dir"' EXIT
+export DAMES_E2E_DB="$e2e_db_dir/dames.sqlite3"
 (cd end2end && npx playwright test)
 e2e_status=$?
 if [ -f end2end/test-results/results.json ]; then

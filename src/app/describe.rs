@@ -7,11 +7,42 @@ use crate::engine::pdn::{move_texts, write_pdn};
 use crate::engine::{Color, Game, Move, Outcome, Position, Square};
 use crate::protocol::{GameKind, GameView};
 
-/// A game's name: "Défi du jour du 2026-11-29", "Partie libre, niveau Fort".
+/// A game's name: "Défi du 29 novembre 2026", "Partie libre, niveau Fort".
 pub fn game_title(kind: GameKind, day: &str, level: Level) -> String {
     match kind {
-        GameKind::Daily => format!("Défi du jour du {day}"),
+        GameKind::Daily => format!("Défi du {}", french_date(day)),
         GameKind::Free => format!("Partie libre, niveau {}", level.label()),
+    }
+}
+
+/// `2026-11-29` as a French reader writes it: "29 novembre 2026" (and
+/// "1er" for the first of the month). Any other text is shown as it is.
+pub fn french_date(day: &str) -> String {
+    const MONTHS: [&str; 12] = [
+        "janvier",
+        "février",
+        "mars",
+        "avril",
+        "mai",
+        "juin",
+        "juillet",
+        "août",
+        "septembre",
+        "octobre",
+        "novembre",
+        "décembre",
+    ];
+    let mut parts = day.splitn(3, '-');
+    let (Some(year), Some(month), Some(date)) = (parts.next(), parts.next(), parts.next()) else {
+        return day.to_string();
+    };
+    let (Ok(month), Ok(date)) = (month.parse::<usize>(), date.parse::<u32>()) else {
+        return day.to_string();
+    };
+    match MONTHS.get(month.wrapping_sub(1)) {
+        Some(name) if date == 1 => format!("1er {name} {year}"),
+        Some(name) => format!("{date} {name} {year}"),
+        None => day.to_string(),
     }
 }
 
@@ -105,7 +136,10 @@ mod tests {
 
     #[test]
     fn titles() {
-        assert_eq!(game_title(GameKind::Daily, "2026-11-29", Level::Intermediaire), "Défi du jour du 2026-11-29");
+        assert_eq!(game_title(GameKind::Daily, "2026-11-29", Level::Intermediaire), "Défi du 29 novembre 2026");
+        assert_eq!(french_date("2027-01-01"), "1er janvier 2027");
+        assert_eq!(french_date("2027-08-09"), "9 août 2027");
+        assert_eq!(french_date("2027-13-09"), "2027-13-09");
         assert_eq!(game_title(GameKind::Free, "2026-11-29", Level::Fort), "Partie libre, niveau Fort");
     }
 }

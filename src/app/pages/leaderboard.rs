@@ -1,7 +1,7 @@
 //! `/classement`: the daily challenge's board (any day) and the free games'
 //! boards, one per level.
 
-use crate::app::describe::game_title;
+use crate::app::describe::{french_date, game_title};
 use crate::app::play::clock_text;
 use crate::engine::bot::Level;
 use crate::protocol::{AppError, BoardKey, GameKind, LeaderboardView, ScoreLine};
@@ -53,7 +53,7 @@ pub fn LeaderboardPage() -> impl IntoView {
 #[component]
 fn BoardTable(board: LeaderboardView) -> impl IntoView {
     let heading = match &board.board {
-        BoardKey::Daily { day } if board.is_today => format!("Défi du jour — {day}"),
+        BoardKey::Daily { day } if board.is_today => format!("Défi du jour — {}", french_date(day)),
         BoardKey::Daily { day } => game_title(GameKind::Daily, day, Level::Intermediaire),
         BoardKey::Free { level } => format!("Parties libres — niveau {}", level.label()),
     };

@@ -58,7 +58,7 @@ fn Replay(game: GameView) -> impl IntoView {
         (p > 0).then(|| ShownMove::new(&path_positions[p - 1], &moves[p - 1]))
     });
     let title = view_title(&game);
-    let played_on = format!("Partie commencée le {}.", game.day);
+    let played_on = format!("Partie commencée le {}.", crate::app::describe::french_date(&game.day));
     let result = replayed.outcome().map(outcome_text).unwrap_or_else(|| "Partie en cours.".into());
     let score = game
         .score
