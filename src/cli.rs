@@ -3,11 +3,12 @@
 //! writers and returns the process exit status: 0 success, 1 a failed check
 //! (a game that does not replay), 2 bad input, with a one-line message.
 
+use crate::engine::any::AnyPosition;
 use crate::engine::bot::{self, Level};
 use crate::engine::hub::Hub;
 use crate::engine::pdn::{parse_pdn, replay};
 use crate::engine::search::{DrawCounters, Limits};
-use crate::engine::{move_to_text, perft, perft_divide, Game, Outcome, Position};
+use crate::engine::{move_to_text, Game, Outcome, Position, Rules};
 use std::io::Write;
 use std::time::Instant;
 
@@ -16,14 +17,19 @@ use std::time::Instant;
 const MAX_PERFT_DEPTH: u32 = 20;
 
 pub const USAGE: &str = "usage: dames [serve]
-       dames perft <FEN|start> <depth> [--divide]
-       dames moves <FEN|start>
+       dames perft <FEN|start> <depth> [--divide] [--rules SPEC]
+       dames moves <FEN|start> [--rules SPEC]
        dames replay <file.pdn>...
        dames bestmove <FEN|start> [--level debutant|intermediaire|fort | --depth D | --nodes N] [--seed S]
        dames hub
        dames selfplay --white LEVEL --black LEVEL --games N [--seed S]
        dames bench <file.pdn>... [--positions N]
-       dames bench-server";
+       dames bench-server
+SPEC: a rule set, international (the default), english, russian or brazilian,
+      then optional overrides: size=8|10|12, rows=N, first=white|black,
+      men_back=0|1, flying=0|1, mandatory=0|1, majority=0|1,
+      promotion=stays_man|becomes_king_continues|ends_move, draw_moves=N,
+      repetition=0|1 (e.g. english,mandatory=0)";
 
 /// Bad input: the message for the user's one line of error.
 #[derive(Debug)]
@@ -71,20 +77,46 @@ pub fn parse_position(text: &str) -> Result<Position, UsageError> {
     }
 }
 
+/// `start` or a FEN, under `rules`.
+fn parse_any_position(text: &str, rules: Rules) -> Result<AnyPosition, UsageError> {
+    if text == "start" {
+        AnyPosition::initial(rules).map_err(UsageError::from)
+    } else {
+        AnyPosition::from_fen(text, rules).map_err(|e| UsageError(format!("bad FEN {text:?}: {e}")))
+    }
+}
+
+/// Takes `--rules SPEC` out of `args` (international when absent).
+fn take_rules(args: &[String]) -> Result<(Rules, Vec<&str>), UsageError> {
+    let mut rules = Rules::INTERNATIONAL;
+    let mut rest = Vec::new();
+    let mut args = args.iter();
+    while let Some(a) = args.next() {
+        if a == "--rules" {
+            let spec = args.next().ok_or_else(|| UsageError("--rules needs a value".into()))?;
+            rules = Rules::parse(spec).map_err(|e| UsageError(format!("--rules: {e}")))?;
+        } else {
+            rest.push(a.as_str());
+        }
+    }
+    Ok((rules, rest))
+}
+
 fn perft_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
+    let (rules, args) = take_rules(args)?;
     let mut divide = false;
     let mut positional = Vec::new();
     for a in args {
-        match a.as_str() {
+        match a {
             "--divide" => divide = true,
             flag if flag.starts_with("--") => return Err(UsageError(format!("unknown option {flag}"))),
-            _ => positional.push(a.as_str()),
+            _ => positional.push(a),
         }
     }
     let [fen, depth] = positional[..] else {
         return Err(UsageError("perft takes a FEN (or start) and a depth".into()));
     };
-    let pos = parse_position(fen)?;
+    let pos = parse_any_position(fen, rules)?;
     let depth: u32 = depth
         .parse()
         .ok()
@@ -93,10 +125,8 @@ fn perft_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError
     if divide {
         let mut total = 0;
         let started = Instant::now();
-        let mut split = perft_divide(&pos, depth);
-        split.sort_by_key(|(m, _)| m.sort_key());
-        for (mv, nodes) in &split {
-            writeln!(out, "{} {nodes}", mv.long_form())?;
+        for (mv, nodes) in pos.perft_divide(depth) {
+            writeln!(out, "{mv} {nodes}")?;
             total += nodes;
         }
         print_perft_line(out, depth, total, started)?;
@@ -104,7 +134,7 @@ fn perft_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError
     }
     for d in 1..=depth {
         let started = Instant::now();
-        let nodes = perft(&pos, d);
+        let nodes = pos.perft(d);
         print_perft_line(out, d, nodes, started)?;
     }
     Ok(0)
@@ -117,14 +147,12 @@ fn print_perft_line(out: &mut dyn Write, depth: u32, nodes: u64, started: Instan
 }
 
 fn moves_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
-    let [fen] = args else {
+    let (rules, args) = take_rules(args)?;
+    let [fen] = args[..] else {
         return Err(UsageError("moves takes one FEN (or start)".into()));
     };
-    let pos = parse_position(fen)?;
-    let mut moves: Vec<_> = pos.legal_moves().into_iter().collect();
-    moves.sort_by_key(|m| m.sort_key());
-    for m in moves {
-        writeln!(out, "{}", m.long_form())?;
+    for text in parse_any_position(fen, rules)?.legal_move_texts() {
+        writeln!(out, "{text}")?;
     }
     Ok(0)
 }
@@ -449,6 +477,20 @@ mod tests {
     }
 
     #[test]
+    fn rules_choose_the_board_and_the_moves() {
+        let (code, out, _) = call(&["perft", "start", "3", "--rules", "english"]);
+        assert_eq!(code, Some(0));
+        assert!(out.lines().nth(2).unwrap().starts_with("depth 3 nodes 302 "), "{out}");
+        let (code, out, _) = call(&["moves", "W:W22:B18", "--rules", "english,mandatory=0"]);
+        assert_eq!((code, out.as_str()), (Some(0), "22x15{18}\n22-17\n"), "sorted by end square");
+        let (code, out, _) = call(&["moves", "W:W22:B18", "--rules", "english"]);
+        assert_eq!((code, out.as_str()), (Some(0), "22x15{18}\n"));
+        let (code, _, err) = call(&["moves", "start", "--rules", "english,kings=2"]);
+        assert_eq!(code, Some(2));
+        assert!(err.contains("\"kings\"") && err.lines().count() == 1, "{err}");
+    }
+
+    #[test]
     fn bad_input_is_one_line_and_status_two() {
         for args in [
             &["perft", "start", "0"][..],
@@ -457,6 +499,9 @@ mod tests {
             &["perft", "W:W99", "2"],
             &["perft", "start"],
             &["moves", "nonsense"],
+            &["moves", "start", "--rules"],
+            &["moves", "start", "--rules", "checkers"],
+            &["perft", "W:W33:B1", "1", "--rules", "english"],
             &["frobnicate"],
             &["replay"],
             &["replay", "/nonexistent/file.pdn"],

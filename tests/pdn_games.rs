@@ -34,7 +34,7 @@ fn fen_and_move_text_round_trip_on_every_reached_position() {
             let game = replay(&pdn).expect("replays (checked by the other test)");
             for pos in game.positions() {
                 let fen = pos.to_fen();
-                assert_eq!(Position::from_fen(&fen).as_ref(), Ok(&pos), "{fen}");
+                assert_eq!(Position::from_fen_with(&fen, pos.rules()).as_ref(), Ok(&pos), "{fen}");
                 positions += 1;
                 for mv in pos.legal_moves() {
                     let text = move_to_text(&pos, &mv);

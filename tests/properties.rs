@@ -2,6 +2,7 @@
 //! from random legal positions.
 
 use dames::engine::bot::{self, Level};
+use dames::engine::geometry::Ten;
 use dames::engine::{Bitboard, Color, Game, Position, Setup, Square};
 use proptest::prelude::*;
 use std::collections::{BTreeSet, HashSet};
@@ -142,7 +143,7 @@ proptest! {
     #[test]
     fn bitboards_count_and_list_their_squares(numbers in proptest::collection::vec(1u8..=50, 0..60)) {
         let squares: BTreeSet<u8> = numbers.iter().copied().collect();
-        let set = Bitboard::from_squares(numbers.iter().map(|&n| Square::new(n).unwrap()));
+        let set = Bitboard::from_squares(numbers.iter().map(|&n| Square::<Ten>::new(n).unwrap()));
         prop_assert_eq!(set.count() as usize, squares.len());
         prop_assert_eq!(set.squares().map(|s| s.number()).collect::<Vec<_>>(), squares.into_iter().collect::<Vec<_>>());
     }

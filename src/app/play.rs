@@ -90,6 +90,7 @@ pub fn outcome_text(outcome: Outcome) -> String {
             "Partie nulle : 25 coups de chaque côté sans prise ni mouvement de pion.".into()
         }
         Outcome::Draw(DrawReason::MoveLimit) => "Partie nulle : plus de 150 coups de chaque côté.".into(),
+        Outcome::Draw(DrawReason::Repetition) => "Partie nulle : la même position est revenue trois fois.".into(),
     }
 }
 

@@ -2,6 +2,7 @@
 //! hundredths of a man. Every weight is named here and nowhere else.
 
 use super::bitboard::{single_bits, Direction};
+use super::geometry::Ten;
 use super::{Color, Position};
 
 /// A man on the board.
@@ -130,8 +131,8 @@ fn side_score(pos: &Position, color: Color) -> i32 {
         Color::White => ROWS[9],
         Color::Black => ROWS[0],
     };
-    let covered_left = back_left.opposite().shift(own) | LEFT_EDGE | home_row;
-    let covered_right = back_right.opposite().shift(own) | RIGHT_EDGE | home_row;
+    let covered_left = back_left.opposite().shift::<Ten>(own) | LEFT_EDGE | home_row;
+    let covered_right = back_right.opposite().shift::<Ten>(own) | RIGHT_EDGE | home_row;
     score += (men & covered_left & covered_right).count_ones() as i32 * SUPPORTED;
 
     // Runaways: one or two rows from the crown with a free square ahead.
@@ -139,7 +140,7 @@ fn side_score(pos: &Position, color: Color) -> i32 {
         Color::White => [Direction::NorthWest, Direction::NorthEast],
         Color::Black => [Direction::SouthWest, Direction::SouthEast],
     };
-    let free_ahead = ahead_a.opposite().shift(empty) | ahead_b.opposite().shift(empty);
+    let free_ahead = ahead_a.opposite().shift::<Ten>(empty) | ahead_b.opposite().shift::<Ten>(empty);
     for (rows_left, bonus) in RUNAWAY.iter().enumerate().skip(1) {
         let row = match color {
             Color::White => rows_left,
@@ -151,10 +152,10 @@ fn side_score(pos: &Position, color: Color) -> i32 {
     // King mobility.
     for king in single_bits(kings) {
         for d in Direction::ALL {
-            let mut sq = d.shift(king);
+            let mut sq = d.shift::<Ten>(king);
             while sq & empty != 0 {
                 score += KING_MOBILITY;
-                sq = d.shift(sq);
+                sq = d.shift::<Ten>(sq);
             }
         }
     }

@@ -1,15 +1,19 @@
-//! A game: the moves played from a start position, and how it ended.
+//! A game: the moves played from a start position, and how it ended under
+//! the rules of that position (the no-progress count, the repetition rule,
+//! a move limit).
 
+use super::geometry::{Geometry, Ten};
 use super::notation::{parse_move, MoveTextError};
 use super::{Color, IllegalMove, Move, MoveList, Position};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Plies in a row in which only kings moved and nothing was captured, after
-/// which the game is drawn: 25 moves of each side.
+/// which an international game is drawn: 25 moves of each side.
 pub const KING_MOVES_DRAW_PLIES: u32 = 50;
 
-/// A game is drawn once each side has played more than this many moves.
+/// The daily challenge is drawn once each side has played more than this
+/// many moves.
 pub const MOVE_LIMIT_PER_SIDE: u32 = 150;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -24,10 +28,15 @@ pub enum WinReason {
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub enum DrawReason {
-    /// 25 moves of each side with only kings moving and no capture.
+    /// The rules' count of moves of each side (25 in international
+    /// draughts) with only kings moving and no capture. (The name is
+    /// stored with finished games.)
     KingMoves,
-    /// Each side has played more than 150 moves.
+    /// Each side has played more moves than the rules' limit (150 in the
+    /// daily challenge).
     MoveLimit,
+    /// The same position, with the same side to move, a third time.
+    Repetition,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -47,14 +56,14 @@ impl fmt::Display for Outcome {
 
 /// Why a move could not be added to a game.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub enum GameError {
+pub enum GameError<G: Geometry = Ten> {
     /// The game has ended.
     Finished(Outcome),
-    Illegal(IllegalMove),
+    Illegal(IllegalMove<G>),
     Text(MoveTextError),
 }
 
-impl fmt::Display for GameError {
+impl<G: Geometry> fmt::Display for GameError<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             GameError::Finished(o) => write!(f, "the game is over: {o}"),
@@ -64,24 +73,61 @@ impl fmt::Display for GameError {
     }
 }
 
-impl std::error::Error for GameError {}
+impl<G: Geometry> std::error::Error for GameError<G> {}
 
 /// The moves of a game from its start position, with the counters the draw
-/// rules need and the outcome once there is one.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Game {
-    start: Position,
-    moves: Vec<Move>,
-    position: Position,
+/// rules need and the outcome once there is one. Without a parameter, a game
+/// on the 10×10 board.
+pub struct Game<G: Geometry = Ten> {
+    start: Position<G>,
+    moves: Vec<Move<G>>,
+    position: Position<G>,
     /// Plies since a man moved or a piece was captured.
     king_only_plies: u32,
     moves_by_white: u32,
     moves_by_black: u32,
+    /// The positions since a man moved or a piece was captured (none can
+    /// come back after that), for the repetition rule.
+    since_progress: Vec<Position<G>>,
     outcome: Option<Outcome>,
 }
 
-impl Game {
-    pub fn new(start: Position) -> Game {
+impl<G: Geometry> Clone for Game<G> {
+    fn clone(&self) -> Self {
+        Game {
+            start: self.start,
+            moves: self.moves.clone(),
+            position: self.position,
+            king_only_plies: self.king_only_plies,
+            moves_by_white: self.moves_by_white,
+            moves_by_black: self.moves_by_black,
+            since_progress: self.since_progress.clone(),
+            outcome: self.outcome,
+        }
+    }
+}
+
+impl<G: Geometry> PartialEq for Game<G> {
+    fn eq(&self, other: &Self) -> bool {
+        self.start == other.start && self.moves == other.moves && self.outcome == other.outcome
+    }
+}
+
+impl<G: Geometry> Eq for Game<G> {}
+
+impl<G: Geometry> fmt::Debug for Game<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Game")
+            .field("start", &self.start)
+            .field("moves", &self.moves)
+            .field("outcome", &self.outcome)
+            .finish()
+    }
+}
+
+impl<G: Geometry> Game<G> {
+    /// A game from `start`, played under its rules.
+    pub fn new(start: Position<G>) -> Game<G> {
         let mut game = Game {
             start,
             moves: Vec::new(),
@@ -89,21 +135,22 @@ impl Game {
             king_only_plies: 0,
             moves_by_white: 0,
             moves_by_black: 0,
+            since_progress: vec![start],
             outcome: None,
         };
         game.outcome = game.judge();
         game
     }
 
-    pub fn start(&self) -> &Position {
+    pub fn start(&self) -> &Position<G> {
         &self.start
     }
 
-    pub fn position(&self) -> &Position {
+    pub fn position(&self) -> &Position<G> {
         &self.position
     }
 
-    pub fn moves(&self) -> &[Move] {
+    pub fn moves(&self) -> &[Move<G>] {
         &self.moves
     }
 
@@ -119,7 +166,7 @@ impl Game {
         self.outcome.is_some()
     }
 
-    /// Plies since the last man move or capture (the 25-move rule's count).
+    /// Plies since the last man move or capture (the no-progress count).
     pub fn king_only_plies(&self) -> u32 {
         self.king_only_plies
     }
@@ -132,8 +179,14 @@ impl Game {
         }
     }
 
+    /// The positions since the last man move or capture, oldest first, the
+    /// current one last: the ones the repetition rule compares.
+    pub fn since_progress(&self) -> &[Position<G>] {
+        &self.since_progress
+    }
+
     /// The legal moves now: none once the game is over.
-    pub fn legal_moves(&self) -> MoveList {
+    pub fn legal_moves(&self) -> MoveList<G> {
         if self.is_over() {
             MoveList::new()
         } else {
@@ -142,7 +195,7 @@ impl Game {
     }
 
     /// Plays a legal move.
-    pub fn play(&mut self, mv: &Move) -> Result<(), GameError> {
+    pub fn play(&mut self, mv: &Move<G>) -> Result<(), GameError<G>> {
         if let Some(outcome) = self.outcome {
             return Err(GameError::Finished(outcome));
         }
@@ -150,6 +203,7 @@ impl Game {
         let man_moved = !self.position.kings().contains(mv.from);
         if man_moved || mv.is_capture() {
             self.king_only_plies = 0;
+            self.since_progress.clear();
         } else {
             self.king_only_plies += 1;
         }
@@ -159,12 +213,13 @@ impl Game {
         }
         self.moves.push(*mv);
         self.position = next;
+        self.since_progress.push(next);
         self.outcome = self.judge();
         Ok(())
     }
 
     /// Plays a move written in notation (`32-28`, `19x30`).
-    pub fn play_text(&mut self, text: &str) -> Result<Move, GameError> {
+    pub fn play_text(&mut self, text: &str) -> Result<Move<G>, GameError<G>> {
         if let Some(outcome) = self.outcome {
             return Err(GameError::Finished(outcome));
         }
@@ -174,7 +229,7 @@ impl Game {
     }
 
     /// `color` gives up.
-    pub fn resign(&mut self, color: Color) -> Result<(), GameError> {
+    pub fn resign(&mut self, color: Color) -> Result<(), GameError<G>> {
         if let Some(outcome) = self.outcome {
             return Err(GameError::Finished(outcome));
         }
@@ -184,7 +239,7 @@ impl Game {
 
     /// The position before each move and after the last: `moves().len() + 1`
     /// positions.
-    pub fn positions(&self) -> Vec<Position> {
+    pub fn positions(&self) -> Vec<Position<G>> {
         let mut out = Vec::with_capacity(self.moves.len() + 1);
         let mut pos = self.start;
         out.push(pos);
@@ -204,18 +259,23 @@ impl Game {
         if !pos.has_legal_move() {
             return Some(Outcome::Win { winner: !mover, reason: WinReason::Blocked });
         }
-        if self.king_only_plies >= KING_MOVES_DRAW_PLIES {
+        let rules = pos.rules();
+        if rules.draw_moves > 0 && self.king_only_plies >= 2 * rules.draw_moves as u32 {
             return Some(Outcome::Draw(DrawReason::KingMoves));
         }
-        if self.moves_by_white > MOVE_LIMIT_PER_SIDE && self.moves_by_black > MOVE_LIMIT_PER_SIDE {
+        let limit = rules.move_limit as u32;
+        if limit > 0 && self.moves_by_white > limit && self.moves_by_black > limit {
             return Some(Outcome::Draw(DrawReason::MoveLimit));
+        }
+        if rules.repetition && self.since_progress.iter().filter(|p| **p == *pos).count() >= 3 {
+            return Some(Outcome::Draw(DrawReason::Repetition));
         }
         None
     }
 }
 
-impl Default for Game {
-    fn default() -> Game {
+impl Default for Game<Ten> {
+    fn default() -> Game<Ten> {
         Game::new(Position::start())
     }
 }
@@ -237,9 +297,18 @@ mod tests {
         assert!(matches!(game.play_text("17-11"), Err(GameError::Finished(_))));
     }
 
+    use crate::engine::geometry::Eight;
+    use crate::engine::Rules;
+
+    /// A position of the daily challenge's rules (no repetition rule, the
+    /// 150-move limit).
+    fn daily(fen: &str) -> Position {
+        Position::from_fen_with(fen, Rules::DAILY).unwrap()
+    }
+
     #[test]
     fn twenty_five_king_moves_each_draw_and_a_man_move_resets() {
-        let mut game = Game::new(Position::from_fen("W:WK46,45:BK16").unwrap());
+        let mut game = Game::new(daily("W:WK46,45:BK16"));
         for i in 0..KING_MOVES_DRAW_PLIES {
             assert_eq!(game.outcome(), None, "ply {i}");
             let text = match i % 4 {
@@ -255,7 +324,7 @@ mod tests {
         }
         assert_eq!(game.outcome(), Some(Outcome::Draw(DrawReason::KingMoves)));
 
-        let mut game = Game::new(Position::from_fen("W:WK46,45:BK16").unwrap());
+        let mut game = Game::new(daily("W:WK46,45:BK16"));
         for text in ["46-41", "16-21", "45-40"] {
             game.play_text(text).unwrap();
         }
@@ -266,7 +335,7 @@ mod tests {
     fn more_than_150_moves_each_draw() {
         // Kings shuffle on the left; a white man walks up the right edge often
         // enough to keep the 25-move rule away.
-        let mut game = Game::new(Position::from_fen("W:WK46,45:BK16").unwrap());
+        let mut game = Game::new(daily("W:WK46,45:BK16"));
         let mut man_path = ["45-40", "40-35", "35-30", "30-25", "25-20", "20-15", "15-10", "10-5"].into_iter();
         let mut white_king_home = true;
         let mut black_king_home = true;
@@ -296,6 +365,64 @@ mod tests {
         assert_eq!(game.moves_played(Color::White), 151);
         assert_eq!(game.moves_played(Color::Black), 151);
         assert_eq!(game.outcome(), Some(Outcome::Draw(DrawReason::MoveLimit)));
+    }
+
+    /// Kings shuffling back and forth: the start position comes back after
+    /// every four plies.
+    fn shuffle<G: Geometry>(start: Position<G>, moves: [&str; 4]) -> Game<G> {
+        let mut game = Game::new(start);
+        for ply in 0..8 {
+            assert_eq!(game.outcome(), None, "{} ply {ply}", start.rules());
+            game.play_text(moves[ply % 4]).unwrap();
+        }
+        game
+    }
+
+    #[test]
+    fn a_third_repetition_draws_in_every_rule_set_but_the_daily_challenge() {
+        let shuffle_ten = ["46-41", "16-21", "41-46", "21-16"];
+        for rules in [Rules::INTERNATIONAL, Rules::parse("international,majority=0").unwrap()] {
+            let game = shuffle(Position::<Ten>::from_fen_with("W:WK46,45:BK16", rules).unwrap(), shuffle_ten);
+            assert_eq!(game.outcome(), Some(Outcome::Draw(DrawReason::Repetition)), "{rules}");
+            assert_eq!(game.since_progress().len(), 9);
+        }
+        for rules in [Rules::ENGLISH, Rules::RUSSIAN, Rules::BRAZILIAN] {
+            let start = Position::<Eight>::from_fen_with("W:WK29:BK1", rules).unwrap();
+            let game = shuffle(start, ["29-25", "1-5", "25-29", "5-1"]);
+            assert_eq!(game.outcome(), Some(Outcome::Draw(DrawReason::Repetition)), "{rules}");
+        }
+        let mut game = Game::new(daily("W:WK46,45:BK16"));
+        for ply in 0..12 {
+            game.play_text(shuffle_ten[ply % 4]).unwrap();
+        }
+        assert_eq!(game.outcome(), None, "the daily challenge has no repetition rule");
+        // A man's move starts the count again.
+        let mut game = Game::new(Position::from_fen("W:WK46,45:BK16").unwrap());
+        for text in ["46-41", "16-21", "41-46", "21-16", "45-40", "16-21", "46-41", "21-16", "41-46"] {
+            game.play_text(text).unwrap();
+        }
+        assert_eq!(game.outcome(), None);
+    }
+
+    #[test]
+    fn the_no_progress_count_is_the_rules() {
+        // Russian: 15 moves of each side (repetition off, so that the
+        // shuffle runs long enough).
+        let rules = Rules::parse("russian,repetition=0").unwrap();
+        let mut game = Game::new(Position::<Eight>::from_fen_with("W:WK29:BK1", rules).unwrap());
+        let cycle = ["29-25", "1-5", "25-29", "5-1"];
+        for ply in 0..30 {
+            assert_eq!(game.outcome(), None, "ply {ply}");
+            game.play_text(cycle[ply % 4]).unwrap();
+        }
+        assert_eq!(game.outcome(), Some(Outcome::Draw(DrawReason::KingMoves)));
+        let english = Rules::parse("english,repetition=0").unwrap();
+        let mut game = Game::new(Position::<Eight>::from_fen_with("W:WK29:BK1", english).unwrap());
+        for ply in 0..80 {
+            assert_eq!(game.outcome(), None, "ply {ply}");
+            game.play_text(cycle[ply % 4]).unwrap();
+        }
+        assert_eq!(game.outcome(), Some(Outcome::Draw(DrawReason::KingMoves)), "40 moves each");
     }
 
     #[test]

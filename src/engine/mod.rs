@@ -4,10 +4,12 @@
 //! no clock, no threads and no I/O, so the server and the browser (wasm32)
 //! run the very same code.
 
+pub mod any;
 mod bitboard;
 pub mod bot;
 pub mod eval;
 mod game;
+pub mod geometry;
 pub mod hub;
 mod movegen;
 mod moves;
@@ -16,6 +18,7 @@ pub mod pdn;
 mod perft;
 mod piece;
 mod position;
+pub mod rules;
 pub mod search;
 mod square;
 
@@ -26,4 +29,5 @@ pub use notation::{move_to_text, parse_long_form, parse_move, FenError, MoveText
 pub use perft::{perft, perft_divide};
 pub use piece::{Color, Piece, Role};
 pub use position::{IllegalMove, Position, PositionError, Setup};
+pub use rules::{Preset, Promotion, Rules, RulesError};
 pub use square::Square;

@@ -1,18 +1,163 @@
-//! Legal move generation under FMJD rules.
+//! Legal move generation, for every board and every rule set.
 //!
-//! Captures come first: if any piece can capture, only captures are legal,
-//! and among them only those that take the most pieces (a king counts as
-//! one). A capture goes on while it can; jumped pieces stay on the board until
-//! the move ends, so they block and cannot be jumped twice. Men capture in
-//! all four directions, one square at a time; kings fly. Paths that share
-//! start, end and captured set are one move.
+//! A capture goes on while it can (even when captures are optional, one
+//! once started is played to its end); jumped pieces stay on the board until
+//! the move ends, so they block and cannot be jumped twice. Paths that share
+//! start, end and captured set are one move. Then the rules differ: whether a
+//! capture must be played, whether only the longest ones are legal (a king
+//! counts one), whether men capture backwards, whether kings fly, and what a
+//! man does on the far row in the middle of a capture ([`Promotion`]).
+//!
+//! The generator is compiled once per board geometry and per preset's
+//! capture rules, with every rule a constant (the presets' fast paths);
+//! any other mix of rules runs the same code with the rules read at run time.
 
 use super::bitboard::{single_bits, Direction};
-use super::{Bitboard, Color, Move, MoveList, Position, Square};
+use super::geometry::{Geometry, Word};
+#[cfg(not(target_arch = "wasm32"))]
+use super::rules::PackedRules;
+use super::rules::Promotion;
+use super::{Bitboard, Color, Move, MoveList, Position, Rules, Square};
 
-impl Position {
-    /// Every legal move, captures with the majority rule applied.
-    pub fn legal_moves(&self) -> MoveList {
+/// The rules the move generator needs, as methods, so that a preset's are
+/// constants the compiler folds away.
+trait MoveRules: Copy {
+    fn men_back(self) -> bool;
+    fn flying(self) -> bool;
+    fn mandatory(self) -> bool;
+    fn majority(self) -> bool;
+    fn promotion(self) -> Promotion;
+}
+
+macro_rules! preset_move_rules {
+    ($name:ident, $rules:expr) => {
+        #[derive(Clone, Copy)]
+        #[cfg(not(target_arch = "wasm32"))]
+        struct $name;
+        #[cfg(not(target_arch = "wasm32"))]
+        impl MoveRules for $name {
+            #[inline(always)]
+            fn men_back(self) -> bool {
+                $rules.men_back
+            }
+            #[inline(always)]
+            fn flying(self) -> bool {
+                $rules.flying
+            }
+            #[inline(always)]
+            fn mandatory(self) -> bool {
+                $rules.mandatory
+            }
+            #[inline(always)]
+            fn majority(self) -> bool {
+                $rules.majority
+            }
+            #[inline(always)]
+            fn promotion(self) -> Promotion {
+                $rules.promotion
+            }
+        }
+    };
+}
+
+// International and Brazilian capture alike; so do the 8×8 and 12×12
+// boards under them.
+preset_move_rules!(InternationalMoves, Rules::INTERNATIONAL);
+preset_move_rules!(EnglishMoves, Rules::ENGLISH);
+preset_move_rules!(RussianMoves, Rules::RUSSIAN);
+
+/// Any other mix: the rules read at run time.
+#[derive(Clone, Copy)]
+struct AnyMoves {
+    men_back: bool,
+    flying: bool,
+    mandatory: bool,
+    majority: bool,
+    promotion: Promotion,
+}
+
+impl MoveRules for AnyMoves {
+    #[inline(always)]
+    fn men_back(self) -> bool {
+        self.men_back
+    }
+    #[inline(always)]
+    fn flying(self) -> bool {
+        self.flying
+    }
+    #[inline(always)]
+    fn mandatory(self) -> bool {
+        self.mandatory
+    }
+    #[inline(always)]
+    fn majority(self) -> bool {
+        self.majority
+    }
+    #[inline(always)]
+    fn promotion(self) -> Promotion {
+        self.promotion
+    }
+}
+
+/// The capture rules of the presets, packed (see [`PackedRules::moves`]).
+#[cfg(not(target_arch = "wasm32"))]
+const INTERNATIONAL: u32 = PackedRules::of(&Rules::INTERNATIONAL).moves();
+#[cfg(not(target_arch = "wasm32"))]
+const ENGLISH: u32 = PackedRules::of(&Rules::ENGLISH).moves();
+#[cfg(not(target_arch = "wasm32"))]
+const RUSSIAN: u32 = PackedRules::of(&Rules::RUSSIAN).moves();
+
+/// Runs `$body` with `$m` bound to the position's move rules: a preset's
+/// constants when its capture rules are the preset's, the run-time rules
+/// otherwise. The browser build takes the run-time path only, which keeps
+/// the wasm small.
+macro_rules! with_move_rules {
+    ($pos:expr, |$m:ident| $body:expr) => {{
+        let packed = $pos.rules;
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            match packed.moves() {
+                INTERNATIONAL => {
+                    let $m = InternationalMoves;
+                    $body
+                }
+                ENGLISH => {
+                    let $m = EnglishMoves;
+                    $body
+                }
+                RUSSIAN => {
+                    let $m = RussianMoves;
+                    $body
+                }
+                _ => {
+                    let $m = AnyMoves::from(&packed.unpack());
+                    $body
+                }
+            }
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            let $m = AnyMoves::from(&packed.unpack());
+            $body
+        }
+    }};
+}
+
+impl From<&Rules> for AnyMoves {
+    fn from(r: &Rules) -> AnyMoves {
+        AnyMoves {
+            men_back: r.men_back,
+            flying: r.flying,
+            mandatory: r.mandatory,
+            majority: r.majority,
+            promotion: r.promotion,
+        }
+    }
+}
+
+impl<G: Geometry> Position<G> {
+    /// Every legal move.
+    pub fn legal_moves(&self) -> MoveList<G> {
         let mut list = MoveList::new();
         self.legal_moves_into(&mut list);
         list
@@ -21,133 +166,188 @@ impl Position {
     /// The legal moves, written into `list` (emptied first). The search uses
     /// this form: a move list is kilobytes, and filling one in place spares
     /// copying it out of a function at every node.
-    pub fn legal_moves_into(&self, list: &mut MoveList) {
-        let sides = Sides::of(self);
-        sides.captures(list);
-        if list.is_empty() {
-            sides.quiet_moves(list);
-        }
+    pub fn legal_moves_into(&self, list: &mut MoveList<G>) {
+        with_move_rules!(self, |m| {
+            let sides = Sides::of(self, m);
+            sides.captures(list);
+            if list.is_empty() || !m.mandatory() {
+                sides.quiet_moves(list);
+            }
+        })
     }
 
     /// The legal captures, written into `list` (emptied first): empty when
-    /// there is none, and then quiet moves are legal. The search's
-    /// quiescence uses this form, which tells whether a capture is forced
-    /// and lists them in one pass.
-    pub fn captures_into(&self, list: &mut MoveList) {
-        Sides::of(self).captures(list);
+    /// there is none. When captures are mandatory and this is not empty,
+    /// these are the legal moves. The search's quiescence uses this form,
+    /// which tells whether a capture is forced and lists them in one pass.
+    pub fn captures_into(&self, list: &mut MoveList<G>) {
+        with_move_rules!(self, |m| Sides::of(self, m).captures(list))
     }
 
-    /// The moves that capture nothing, written into `list` (emptied first):
-    /// the legal moves when [`Position::captures_into`] found none.
-    pub fn quiet_moves_into(&self, list: &mut MoveList) {
+    /// The moves that capture nothing, written into `list` (emptied first).
+    pub fn quiet_moves_into(&self, list: &mut MoveList<G>) {
         list.clear();
-        Sides::of(self).quiet_moves(list);
+        with_move_rules!(self, |m| Sides::of(self, m).quiet_moves(list))
     }
 
     /// The number of legal moves, without building quiet moves (for bulk
     /// perft and mobility).
     pub fn count_legal_moves(&self) -> usize {
-        let sides = Sides::of(self);
-        let mut list = MoveList::new();
-        sides.captures(&mut list);
-        if list.is_empty() {
-            sides.count_quiet_moves()
-        } else {
-            list.len()
-        }
+        with_move_rules!(self, |m| {
+            let sides = Sides::of(self, m);
+            let mut list = MoveList::new();
+            sides.captures(&mut list);
+            if list.is_empty() || !m.mandatory() {
+                list.len() + sides.count_quiet_moves()
+            } else {
+                list.len()
+            }
+        })
     }
 
     /// Whether the side to move must capture.
     pub fn has_capture(&self) -> bool {
-        Sides::of(self).can_capture()
+        with_move_rules!(self, |m| m.mandatory() && Sides::of(self, m).can_capture())
     }
 
     /// Whether the side to move has a move that captures nothing, whether or
     /// not a capture is mandatory.
     pub fn has_quiet_move(&self) -> bool {
-        Sides::of(self).has_quiet_move()
+        with_move_rules!(self, |m| Sides::of(self, m).has_quiet_move())
     }
 
     /// Whether the side to move has any legal move.
     pub fn has_legal_move(&self) -> bool {
-        let sides = Sides::of(self);
-        sides.can_capture() || sides.has_quiet_move()
+        with_move_rules!(self, |m| {
+            let sides = Sides::of(self, m);
+            sides.can_capture() || sides.has_quiet_move()
+        })
     }
 
     /// Every distinct sequence of landing squares by which `mv` can be
     /// played, each ending with `mv.to` (empty for a quiet move). Most
     /// captures have one; a rafle that meets the same pieces in another order
     /// has several, and the player may tap any of them.
-    pub fn capture_paths(&self, mv: &Move) -> Vec<Vec<Square>> {
+    pub fn capture_paths(&self, mv: &Move<G>) -> Vec<Vec<Square<G>>> {
         let mut paths = Vec::new();
         if !mv.is_capture() {
             return paths;
         }
-        let sides = Sides::of(self);
-        let from = 1u64 << mv.from.bit_index();
-        if sides.us & from == 0 {
+        let from = Bitboard::from_square(mv.from).0;
+        let (us, them) = match self.turn {
+            Color::White => (self.white.0, self.black.0),
+            Color::Black => (self.black.0, self.white.0),
+        };
+        if us & from == G::Word::ZERO {
             return paths;
         }
-        let finder = PathFinder {
-            enemy: sides.them & mv.captured.0,
-            empty: sides.empty | from,
-            king: self.kings.0 & from != 0,
-            target_to: 1u64 << mv.to.bit_index(),
+        let finder = PathFinder::<G> {
+            enemy: them & mv.captured.0,
+            empty: (!(us | them) & G::ALL) | from,
+            king: self.kings.0 & from != G::Word::ZERO,
+            turn: self.turn,
+            rules: self.rules(),
+            target_to: Bitboard::from_square(mv.to).0,
             target_captured: mv.captured.0,
+            target_crowned: mv.crowned_in_passing,
         };
-        finder.search(from, 0, &mut Vec::new(), &mut paths);
+        finder.search(from, G::Word::ZERO, finder.king, &mut Vec::new(), &mut paths);
         paths
     }
 }
 
-/// The board from the mover's side, as raw words for the hot loops.
-struct Sides {
-    us: u64,
-    them: u64,
-    men: u64,
-    kings: u64,
-    empty: u64,
-    turn: Color,
+/// Perft (see [`super::perft`]) with the rules chosen once at the root
+/// rather than at every node, and each node's moves filled in place.
+pub(crate) fn perft_leaves<G: Geometry>(pos: &Position<G>, depth: u32) -> u64 {
+    with_move_rules!(pos, |m| perft_with(pos, depth, m))
 }
 
-impl Sides {
+fn perft_with<G: Geometry, M: MoveRules>(pos: &Position<G>, depth: u32, m: M) -> u64 {
+    let sides = Sides::of(pos, m);
+    let mut list = MoveList::new();
+    sides.captures(&mut list);
+    let captures = list.len();
+    if depth == 1 {
+        return if captures == 0 || !m.mandatory() {
+            (captures + sides.count_quiet_moves()) as u64
+        } else {
+            captures as u64
+        };
+    }
+    if captures == 0 || !m.mandatory() {
+        sides.quiet_moves(&mut list);
+    }
+    list.iter().map(|mv| perft_with(&pos.play_unchecked(mv), depth - 1, m)).sum()
+}
+
+/// The far row of `color`'s men.
+#[inline(always)]
+fn promotion_row<G: Geometry>(color: Color) -> G::Word {
+    match color {
+        Color::White => G::TOP_ROW,
+        Color::Black => G::BOTTOM_ROW,
+    }
+}
+
+/// Whether a man of `color` may capture along `d`: forwards always,
+/// backwards when the rules say so (a constant for the presets, so the test
+/// folds away).
+#[inline(always)]
+fn man_captures_along<M: MoveRules>(m: M, color: Color, d: Direction) -> bool {
+    m.men_back() || d.is_forward_for(color)
+}
+
+/// The board from the mover's side, as raw words for the hot loops.
+struct Sides<G: Geometry, M: MoveRules> {
+    them: G::Word,
+    men: G::Word,
+    kings: G::Word,
+    empty: G::Word,
+    turn: Color,
+    rules: M,
+}
+
+impl<G: Geometry, M: MoveRules> Sides<G, M> {
     #[inline(always)]
-    fn of(pos: &Position) -> Sides {
+    fn of(pos: &Position<G>, rules: M) -> Sides<G, M> {
         let (us, them) = match pos.turn {
             Color::White => (pos.white.0, pos.black.0),
             Color::Black => (pos.black.0, pos.white.0),
         };
         Sides {
-            us,
             them,
             men: us & !pos.kings.0,
             kings: us & pos.kings.0,
-            empty: !(us | them) & Bitboard::ALL.0,
+            empty: !(us | them) & G::ALL,
             turn: pos.turn,
+            rules,
         }
     }
 
-    /// Men that have a capture in some direction.
+    /// Men that have a capture in some direction they may capture in.
     #[inline(always)]
-    fn capturing_men(&self) -> u64 {
-        let mut found = 0;
+    fn capturing_men(&self) -> G::Word {
+        let mut found = G::Word::ZERO;
         for d in Direction::ALL {
+            if !man_captures_along(self.rules, self.turn, d) {
+                continue;
+            }
             let back = d.opposite();
-            found |= back.shift(back.shift(self.empty) & self.them);
+            found |= back.shift::<G>(back.shift::<G>(self.empty) & self.them);
         }
         found & self.men
     }
 
-    /// Whether some piece can capture, hence must.
+    /// Whether some piece can capture.
     #[inline(always)]
     fn can_capture(&self) -> bool {
-        self.capturing_men() != 0 || self.kings_can_capture()
+        self.capturing_men() != G::Word::ZERO || self.kings_can_capture()
     }
 
-    /// The legal captures into `list` (emptied first); none when no piece
-    /// can capture.
+    /// The captures into `list` (emptied first); none when no piece can
+    /// capture.
     #[inline(always)]
-    fn captures(&self, list: &mut MoveList) {
+    fn captures(&self, list: &mut MoveList<G>) {
         list.clear();
         if self.can_capture() {
             CaptureGenerator::new(self, list).generate();
@@ -156,13 +356,24 @@ impl Sides {
 
     #[inline(always)]
     fn kings_can_capture(&self) -> bool {
+        let flying = self.rules.flying();
+        if !flying {
+            // Kings that step one square capture like men in all four
+            // directions: one bitwise test per direction.
+            return Direction::ALL.into_iter().any(|d| {
+                let back = d.opposite();
+                back.shift::<G>(back.shift::<G>(self.empty) & self.them) & self.kings != G::Word::ZERO
+            });
+        }
         single_bits(self.kings).any(|king| {
             Direction::ALL.into_iter().any(|d| {
-                let mut sq = d.shift(king);
-                while sq & self.empty != 0 {
-                    sq = d.shift(sq);
+                let mut sq = d.shift::<G>(king);
+                if flying {
+                    while sq & self.empty != G::Word::ZERO {
+                        sq = d.shift::<G>(sq);
+                    }
                 }
-                sq & self.them != 0 && d.shift(sq) & self.empty != 0
+                sq & self.them != G::Word::ZERO && d.shift::<G>(sq) & self.empty != G::Word::ZERO
             })
         })
     }
@@ -174,20 +385,25 @@ impl Sides {
         }
     }
 
-    fn quiet_moves(&self, list: &mut MoveList) {
+    /// Appends the moves that capture nothing.
+    fn quiet_moves(&self, list: &mut MoveList<G>) {
         for d in self.forward() {
-            for to in single_bits(d.shift(self.men) & self.empty) {
-                let from = d.opposite().shift(to);
-                list.push(Move::quiet(square(from), square(to)));
+            for to in single_bits(d.shift::<G>(self.men) & self.empty) {
+                let from = d.opposite().shift::<G>(to);
+                list.push(Move::quiet(square::<G>(from), square::<G>(to)));
             }
         }
+        let flying = self.rules.flying();
         for king in single_bits(self.kings) {
-            let from = square(king);
+            let from = square::<G>(king);
             for d in Direction::ALL {
-                let mut sq = d.shift(king);
-                while sq & self.empty != 0 {
-                    list.push(Move::quiet(from, square(sq)));
-                    sq = d.shift(sq);
+                let mut sq = d.shift::<G>(king);
+                while sq & self.empty != G::Word::ZERO {
+                    list.push(Move::quiet(from, square::<G>(sq)));
+                    if !flying {
+                        break;
+                    }
+                    sq = d.shift::<G>(sq);
                 }
             }
         }
@@ -196,14 +412,21 @@ impl Sides {
     #[inline(always)]
     fn count_quiet_moves(&self) -> usize {
         let [a, b] = self.forward();
-        let mut count = (a.shift(self.men) & self.empty).count_ones() + (b.shift(self.men) & self.empty).count_ones();
-        for king in single_bits(self.kings) {
-            for d in Direction::ALL {
-                let mut sq = d.shift(king);
-                while sq & self.empty != 0 {
-                    count += 1;
-                    sq = d.shift(sq);
+        let mut count =
+            (a.shift::<G>(self.men) & self.empty).count_ones() + (b.shift::<G>(self.men) & self.empty).count_ones();
+        if self.rules.flying() {
+            for king in single_bits(self.kings) {
+                for d in Direction::ALL {
+                    let mut sq = d.shift::<G>(king);
+                    while sq & self.empty != G::Word::ZERO {
+                        count += 1;
+                        sq = d.shift::<G>(sq);
+                    }
                 }
+            }
+        } else {
+            for d in Direction::ALL {
+                count += (d.shift::<G>(self.kings) & self.empty).count_ones();
             }
         }
         count as usize
@@ -211,48 +434,57 @@ impl Sides {
 
     fn has_quiet_move(&self) -> bool {
         let [a, b] = self.forward();
-        if (a.shift(self.men) | b.shift(self.men)) & self.empty != 0 {
+        if (a.shift::<G>(self.men) | b.shift::<G>(self.men)) & self.empty != G::Word::ZERO {
             return true;
         }
-        Direction::ALL.iter().any(|d| d.shift(self.kings) & self.empty != 0)
+        Direction::ALL.iter().any(|d| d.shift::<G>(self.kings) & self.empty != G::Word::ZERO)
     }
 }
 
 /// The square of a one-bit word.
 #[inline(always)]
-fn square(bit: u64) -> Square {
+fn square<G: Geometry>(bit: G::Word) -> Square<G> {
     match Square::from_bit_index(bit.trailing_zeros()) {
         Some(s) => s,
         None => unreachable!("a move generator bit is always a playable square"),
     }
 }
 
-/// Depth-first search of capture sequences, keeping only the longest.
-struct CaptureGenerator<'a> {
-    list: &'a mut MoveList,
-    /// Captures per move in `list`; shorter sequences are dropped.
+/// Depth-first search of capture sequences: every complete one, or under
+/// the majority rule only the longest.
+struct CaptureGenerator<'a, G: Geometry, M: MoveRules> {
+    list: &'a mut MoveList<G>,
+    /// Under the majority rule, captures per move in `list`; shorter
+    /// sequences are dropped.
     best: u32,
-    them: u64,
+    them: G::Word,
     /// Empty squares, plus the square of the piece now capturing: it has left
     /// it, so it may pass over or land on it again.
-    empty: u64,
-    from: u64,
-    men: u64,
-    kings: u64,
-    base_empty: u64,
+    empty: G::Word,
+    from: G::Word,
+    men: G::Word,
+    kings: G::Word,
+    base_empty: G::Word,
+    /// The far row of the mover's men.
+    far_row: G::Word,
+    turn: Color,
+    rules: M,
 }
 
-impl<'a> CaptureGenerator<'a> {
-    fn new(sides: &Sides, list: &'a mut MoveList) -> CaptureGenerator<'a> {
+impl<'a, G: Geometry, M: MoveRules> CaptureGenerator<'a, G, M> {
+    fn new(sides: &Sides<G, M>, list: &'a mut MoveList<G>) -> CaptureGenerator<'a, G, M> {
         CaptureGenerator {
             list,
             best: 1,
             them: sides.them,
             empty: sides.empty,
-            from: 0,
+            from: G::Word::ZERO,
             men: sides.capturing_men(),
             kings: sides.kings,
             base_empty: sides.empty,
+            far_row: promotion_row::<G>(sides.turn),
+            turn: sides.turn,
+            rules: sides.rules,
         }
     }
 
@@ -261,11 +493,14 @@ impl<'a> CaptureGenerator<'a> {
             self.from = man;
             self.empty = self.base_empty | man;
             for d in Direction::ALL {
-                let over = d.shift(man);
-                if over & self.them != 0 {
-                    let land = d.shift(over);
-                    if land & self.empty != 0 {
-                        self.man_continue(land, over);
+                if !man_captures_along(self.rules, self.turn, d) {
+                    continue;
+                }
+                let over = d.shift::<G>(man);
+                if over & self.them != G::Word::ZERO {
+                    let land = d.shift::<G>(over);
+                    if land & self.empty != G::Word::ZERO {
+                        self.man_landed(land, over);
                     }
                 }
             }
@@ -274,42 +509,67 @@ impl<'a> CaptureGenerator<'a> {
             self.from = king;
             self.empty = self.base_empty | king;
             for d in Direction::ALL {
-                self.king_capture(king, d, 0);
+                self.king_capture(king, d, G::Word::ZERO, false);
             }
         }
     }
 
-    /// A man stands on `at` having captured `captured`: jump again or stop.
-    fn man_continue(&mut self, at: u64, captured: u64) {
+    /// A man has landed on `at` having captured `captured`: on the far row
+    /// the rules decide, elsewhere it jumps again or stops.
+    fn man_landed(&mut self, at: G::Word, captured: G::Word) {
+        if at & self.far_row != G::Word::ZERO {
+            match self.rules.promotion() {
+                Promotion::StaysMan => {}
+                Promotion::EndsMove => return self.add(at, captured, false),
+                Promotion::BecomesKingContinues => {
+                    let mut extended = false;
+                    for d in Direction::ALL {
+                        extended |= self.king_capture(at, d, captured, true);
+                    }
+                    if !extended {
+                        // Crowned on the far row: the end square says so.
+                        self.add(at, captured, false);
+                    }
+                    return;
+                }
+            }
+        }
         let mut extended = false;
         for d in Direction::ALL {
-            let over = d.shift(at);
-            if over & self.them & !captured != 0 {
-                let land = d.shift(over);
-                if land & self.empty != 0 {
+            if !man_captures_along(self.rules, self.turn, d) {
+                continue;
+            }
+            let over = d.shift::<G>(at);
+            if over & self.them & !captured != G::Word::ZERO {
+                let land = d.shift::<G>(over);
+                if land & self.empty != G::Word::ZERO {
                     extended = true;
-                    self.man_continue(land, captured | over);
+                    self.man_landed(land, captured | over);
                 }
             }
         }
         if !extended {
-            self.add(at, captured);
+            self.add(at, captured, false);
         }
     }
 
     /// A king on `at` looks along `d` for a piece to capture, and if it finds
-    /// one follows every landing square beyond it. Returns whether it
-    /// captured.
-    fn king_capture(&mut self, at: u64, d: Direction, captured: u64) -> bool {
-        let mut victim = d.shift(at);
-        while victim & self.empty != 0 {
-            victim = d.shift(victim);
+    /// one follows every landing square beyond it (the next square only, for
+    /// a king that does not fly). Returns whether it captured. `crowned`: a
+    /// man crowned during this capture.
+    fn king_capture(&mut self, at: G::Word, d: Direction, captured: G::Word, crowned: bool) -> bool {
+        let flying = self.rules.flying();
+        let mut victim = d.shift::<G>(at);
+        if flying {
+            while victim & self.empty != G::Word::ZERO {
+                victim = d.shift::<G>(victim);
+            }
         }
-        if victim & self.them & !captured == 0 {
+        if victim & self.them & !captured == G::Word::ZERO {
             return false;
         }
-        let first_landing = d.shift(victim);
-        if first_landing & self.empty == 0 {
+        let first_landing = d.shift::<G>(victim);
+        if first_landing & self.empty == G::Word::ZERO {
             return false;
         }
         let captured = captured | victim;
@@ -317,40 +577,54 @@ impl<'a> CaptureGenerator<'a> {
         let mut landing = first_landing;
         loop {
             for turn in d.perpendicular() {
-                extended |= self.king_capture(landing, turn, captured);
+                extended |= self.king_capture(landing, turn, captured, crowned);
             }
-            let next = d.shift(landing);
-            if next & self.empty == 0 {
+            let next = d.shift::<G>(landing);
+            if !flying || next & self.empty == G::Word::ZERO {
                 break;
             }
             landing = next;
         }
         // Going on straight ahead: every landing square would find the same
         // next piece, so the last one stands for all of them.
-        extended |= self.king_capture(landing, d, captured);
+        extended |= self.king_capture(landing, d, captured, crowned);
         if !extended {
             let mut landing = first_landing;
-            while landing & self.empty != 0 {
-                self.add(landing, captured);
-                landing = d.shift(landing);
+            while landing & self.empty != G::Word::ZERO {
+                self.add(landing, captured, crowned);
+                if !flying {
+                    break;
+                }
+                landing = d.shift::<G>(landing);
             }
         }
         true
     }
 
     #[inline]
-    fn add(&mut self, to: u64, captured: u64) {
+    fn add(&mut self, to: G::Word, captured: G::Word, crowned: bool) {
         let count = captured.count_ones();
-        if count < self.best {
-            return;
+        if self.rules.majority() {
+            if count < self.best {
+                return;
+            }
+            if count > self.best {
+                self.list.clear();
+                self.best = count;
+            }
         }
-        if count > self.best {
-            self.list.clear();
-            self.best = count;
-        }
-        let mv = Move { from: square(self.from), to: square(to), captured: Bitboard(captured) };
+        // A man crowned in passing that ends on the far row anyway is
+        // crowned by its end square: the flag marks only what the end
+        // square does not say.
+        let crowned_in_passing = crowned && to & self.far_row == G::Word::ZERO;
+        let mv = Move {
+            from: square::<G>(self.from),
+            to: square::<G>(to),
+            captured: Bitboard(captured),
+            crowned_in_passing,
+        };
         // One captured piece fixes the path, so only longer rafles can repeat
-        // a (from, to, captured) triple by another route.
+        // a move by another route.
         if count >= 2 && self.list.contains(&mv) {
             return;
         }
@@ -359,42 +633,66 @@ impl<'a> CaptureGenerator<'a> {
 }
 
 /// Finds every landing sequence of one given capture.
-struct PathFinder {
+struct PathFinder<G: Geometry> {
     /// The pieces the move captures (and no others may be jumped).
-    enemy: u64,
-    empty: u64,
+    enemy: G::Word,
+    empty: G::Word,
     king: bool,
-    target_to: u64,
-    target_captured: u64,
+    turn: Color,
+    rules: Rules,
+    target_to: G::Word,
+    target_captured: G::Word,
+    target_crowned: bool,
 }
 
-impl PathFinder {
-    fn search(&self, at: u64, captured: u64, path: &mut Vec<Square>, paths: &mut Vec<Vec<Square>>) {
+impl<G: Geometry> PathFinder<G> {
+    /// From `at`, as a king or a man, having captured `captured`.
+    fn search(
+        &self,
+        at: G::Word,
+        captured: G::Word,
+        king: bool,
+        path: &mut Vec<Square<G>>,
+        paths: &mut Vec<Vec<Square<G>>>,
+    ) {
+        let crowned_here = !self.king && king;
         if captured == self.target_captured {
-            if at == self.target_to && !paths.contains(path) {
+            let crowned_in_passing = crowned_here && at & promotion_row::<G>(self.turn) == G::Word::ZERO;
+            if at == self.target_to && crowned_in_passing == self.target_crowned && !paths.contains(path) {
                 paths.push(path.clone());
             }
             return;
         }
-        for d in Direction::ALL {
-            let mut victim = d.shift(at);
-            if self.king {
-                while victim & self.empty != 0 {
-                    victim = d.shift(victim);
-                }
+        if !king && captured != G::Word::ZERO && at & promotion_row::<G>(self.turn) != G::Word::ZERO {
+            match self.rules.promotion {
+                Promotion::StaysMan => {}
+                Promotion::EndsMove => return,
+                Promotion::BecomesKingContinues => return self.search(at, captured, true, path, paths),
             }
-            if victim & self.enemy & !captured == 0 {
+        }
+        let flying = king && self.rules.flying;
+        for d in Direction::ALL {
+            if !king && !self.rules.men_back && !d.is_forward_for(self.turn) {
                 continue;
             }
-            let mut landing = d.shift(victim);
-            while landing & self.empty != 0 {
-                path.push(square(landing));
-                self.search(landing, captured | victim, path, paths);
+            let mut victim = d.shift::<G>(at);
+            if flying {
+                while victim & self.empty != G::Word::ZERO {
+                    victim = d.shift::<G>(victim);
+                }
+            }
+            if victim & self.enemy & !captured == G::Word::ZERO {
+                continue;
+            }
+            let mut landing = d.shift::<G>(victim);
+            while landing & self.empty != G::Word::ZERO {
+                path.push(square::<G>(landing));
+                self.search(landing, captured | victim, king, path, paths);
                 path.pop();
-                if !self.king {
+                if !flying {
                     break;
                 }
-                landing = d.shift(landing);
+                landing = d.shift::<G>(landing);
             }
         }
     }

@@ -1,37 +1,75 @@
 //! Moves and move lists.
 
+use super::geometry::{Geometry, Ten};
 use super::{Bitboard, Square};
 use smallvec::SmallVec;
 use std::fmt;
 
 /// A move: where the piece starts, where it ends and which pieces it
-/// captures. That triple is the whole identity of a move under FMJD rules: two
-/// capture paths with the same start, end and captured set are one move.
+/// captures. That triple is the whole identity of a move: two capture paths
+/// with the same start, end and captured set are one move. Under rules
+/// where a man crowned mid-capture goes on as a king, the move also says
+/// whether that happened (the end square alone may not tell).
 ///
 /// The landing squares of a capture are not stored, which keeps a move at 16
-/// bytes for the move generator and the search; [`Position::capture_paths`]
-/// recovers them for display and for step-by-step input.
+/// bytes on the 8×8 and 10×10 boards for the move generator and the search;
+/// [`Position::capture_paths`] recovers them for display and for
+/// step-by-step input.
 ///
 /// [`Position::capture_paths`]: super::Position::capture_paths
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Move {
-    pub from: Square,
-    pub to: Square,
-    pub captured: Bitboard,
+pub struct Move<G: Geometry = Ten> {
+    pub from: Square<G>,
+    pub to: Square<G>,
+    pub captured: Bitboard<G>,
+    /// The man was crowned on the far row in the middle of the capture and
+    /// finished it as a king.
+    pub crowned_in_passing: bool,
 }
 
-impl Move {
-    pub const fn quiet(from: Square, to: Square) -> Move {
-        Move { from, to, captured: Bitboard::EMPTY }
+impl<G: Geometry> Clone for Move<G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<G: Geometry> Copy for Move<G> {}
+impl<G: Geometry> PartialEq for Move<G> {
+    fn eq(&self, other: &Self) -> bool {
+        self.from == other.from
+            && self.to == other.to
+            && self.captured == other.captured
+            && self.crowned_in_passing == other.crowned_in_passing
+    }
+}
+impl<G: Geometry> Eq for Move<G> {}
+impl<G: Geometry> std::hash::Hash for Move<G> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (self.from, self.to, self.captured, self.crowned_in_passing).hash(state)
+    }
+}
+impl<G: Geometry> fmt::Debug for Move<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Move({})", self.long_form())
+    }
+}
+
+impl<G: Geometry> Move<G> {
+    pub fn quiet(from: Square<G>, to: Square<G>) -> Move<G> {
+        Move { from, to, captured: Bitboard::EMPTY, crowned_in_passing: false }
     }
 
-    pub const fn is_capture(&self) -> bool {
+    pub fn is_capture(&self) -> bool {
         !self.captured.is_empty()
     }
 
     /// How many pieces the move takes off the board.
-    pub const fn capture_count(&self) -> u32 {
+    pub fn capture_count(&self) -> u32 {
         self.captured.count()
+    }
+
+    /// The same start, end and captured pieces: the same move as far as
+    /// its text says.
+    pub fn same_squares(&self, other: &Move<G>) -> bool {
+        self.from == other.from && self.to == other.to && self.captured == other.captured
     }
 
     /// The order in which `dames moves` lists moves: by start, then end,
@@ -43,15 +81,15 @@ impl Move {
     /// `32-28` for a quiet move, `28x19{23}` for a capture: captured squares
     /// in ascending order. Unambiguous without a position, unlike the PDN
     /// form, which [`super::notation`] writes.
-    pub fn long_form(&self) -> LongForm<'_> {
+    pub fn long_form(&self) -> LongForm<'_, G> {
         LongForm(self)
     }
 }
 
 /// See [`Move::long_form`].
-pub struct LongForm<'a>(&'a Move);
+pub struct LongForm<'a, G: Geometry = Ten>(&'a Move<G>);
 
-impl fmt::Display for LongForm<'_> {
+impl<G: Geometry> fmt::Display for LongForm<'_, G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let m = self.0;
         if !m.is_capture() {
@@ -71,4 +109,4 @@ impl fmt::Display for LongForm<'_> {
 /// Legal moves of one position. Stored inline: 128 moves cover every
 /// position met in play, so the move generator does not touch the heap; a
 /// constructed position with more spills to the heap rather than failing.
-pub type MoveList = SmallVec<[Move; 128]>;
+pub type MoveList<G = Ten> = SmallVec<[Move<G>; 128]>;

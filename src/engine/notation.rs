@@ -1,7 +1,9 @@
-//! Text forms: positions in FMJD/PDN FEN (`W:W31-50:B1-20`) and moves in
-//! PDN notation (`32-28`, `19x30`, `28x19x30`).
+//! Text forms: positions in FMJD/PDN FEN (`W:W31-50:B1-20`, on 8×8
+//! `B:W21-32:B1-12`) and moves in PDN notation (`32-28`, `19x30`,
+//! `28x19x30`), for every board.
 
-use super::{Color, Move, Position, PositionError, Setup, Square};
+use super::geometry::{Geometry, Ten};
+use super::{Bitboard, Color, Move, Position, PositionError, Rules, Setup, Square};
 use std::fmt;
 
 /// Why a FEN string was refused.
@@ -17,10 +19,10 @@ pub enum FenError {
     BadSide(String),
     /// A piece list item is neither `N`, `KN` nor `N-M`.
     BadItem(String),
-    /// A number outside 1..=50.
+    /// Not a square of the board (1..=50 on 10×10).
     BadSquare(String),
     /// The same square is listed twice.
-    SquareListedTwice(Square),
+    SquareListedTwice(u8),
     /// The pieces do not make a legal position.
     Position(PositionError),
 }
@@ -33,7 +35,7 @@ impl fmt::Display for FenError {
             FenError::BadLayout(t) => write!(f, "expected turn:W<pieces>:B<pieces>, got {t:?}"),
             FenError::BadSide(t) => write!(f, "piece list must start with W or B once each: {t:?}"),
             FenError::BadItem(t) => write!(f, "bad piece list item {t:?} (expected N, KN or N-M)"),
-            FenError::BadSquare(t) => write!(f, "square {t:?} is not a number from 1 to 50"),
+            FenError::BadSquare(t) => write!(f, "{t:?} is not a square of this board"),
             FenError::SquareListedTwice(s) => write!(f, "square {s} is listed twice"),
             FenError::Position(e) => write!(f, "impossible position: {e}"),
         }
@@ -42,7 +44,7 @@ impl fmt::Display for FenError {
 
 impl std::error::Error for FenError {}
 
-fn parse_square(text: &str) -> Result<Square, FenError> {
+fn parse_square<G: Geometry>(text: &str) -> Result<Square<G>, FenError> {
     let bad = || FenError::BadSquare(text.to_string());
     if text.is_empty() || text.len() > 2 || !text.bytes().all(|b| b.is_ascii_digit()) {
         return Err(bad());
@@ -50,11 +52,20 @@ fn parse_square(text: &str) -> Result<Square, FenError> {
     text.parse::<u8>().ok().and_then(Square::new).ok_or_else(bad)
 }
 
-impl Position {
+impl Position<Ten> {
+    /// Reads a FEN of international draughts (see
+    /// [`Position::from_fen_with`]).
+    pub fn from_fen(fen: &str) -> Result<Position<Ten>, FenError> {
+        Position::from_fen_with(fen, Rules::INTERNATIONAL)
+    }
+}
+
+impl<G: Geometry> Position<G> {
     /// Reads a FEN in the FMJD/PDN form: `W:W31-50:B1-20`,
-    /// `B:BK17,K24:W6,9,10`. Pieces lists may come in either order; `K`
-    /// marks a king; `N-M` is a range of men (or kings, as `KN-M`).
-    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+    /// `B:BK17,K24:W6,9,10`, as a position played under `rules`. Pieces
+    /// lists may come in either order; `K` marks a king; `N-M` is a range of
+    /// men (or kings, as `KN-M`).
+    pub fn from_fen_with(fen: &str, rules: Rules) -> Result<Position<G>, FenError> {
         let fen = fen.trim();
         let fen = fen.strip_suffix('.').unwrap_or(fen);
         if fen.is_empty() {
@@ -94,9 +105,9 @@ impl Position {
                     Some(rest) => (true, rest),
                     None => (false, item),
                 };
-                let squares: Vec<Square> = match body.split_once('-') {
+                let squares: Vec<Square<G>> = match body.split_once('-') {
                     Some((a, b)) => {
-                        let (a, b) = (parse_square(a.trim())?, parse_square(b.trim())?);
+                        let (a, b) = (parse_square::<G>(a.trim())?, parse_square::<G>(b.trim())?);
                         if a > b {
                             return Err(FenError::BadItem(item.to_string()));
                         }
@@ -109,7 +120,7 @@ impl Position {
                 };
                 for s in squares {
                     if (setup.white | setup.black).contains(s) {
-                        return Err(FenError::SquareListedTwice(s));
+                        return Err(FenError::SquareListedTwice(s.number()));
                     }
                     match color {
                         Color::White => setup.white = setup.white.with(s),
@@ -121,7 +132,7 @@ impl Position {
                 }
             }
         }
-        Position::from_setup(setup).map_err(FenError::Position)
+        Position::from_setup_with(setup, rules).map_err(FenError::Position)
     }
 
     /// The FEN of this position, white pieces first; runs of three or more
@@ -134,7 +145,7 @@ impl Position {
             out.push(color.letter());
             let pieces = self.pieces(color);
             let mut items: Vec<String> = Vec::new();
-            let squares: Vec<Square> = pieces.squares().collect();
+            let squares: Vec<Square<G>> = pieces.squares().collect();
             let mut i = 0;
             while i < squares.len() {
                 let s = squares[i];
@@ -166,9 +177,9 @@ impl Position {
 
 /// A move as written, before it is matched against a position.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct MoveText {
+pub struct MoveText<G: Geometry = Ten> {
     /// Start, any landing squares written in between, end.
-    pub squares: Vec<Square>,
+    pub squares: Vec<Square<G>>,
     /// Written with `x` (a capture) rather than `-`.
     pub capture: bool,
 }
@@ -198,10 +209,10 @@ impl fmt::Display for MoveTextError {
 
 impl std::error::Error for MoveTextError {}
 
-impl MoveText {
+impl<G: Geometry> MoveText<G> {
     /// Reads `32-28`, `19x30`, `28x19x30` (spaces around separators and
     /// leading zeros allowed, as seen in real PDN files).
-    pub fn parse(text: &str) -> Result<MoveText, MoveTextError> {
+    pub fn parse(text: &str) -> Result<MoveText<G>, MoveTextError> {
         let malformed = || MoveTextError::Malformed(text.to_string());
         let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
         if compact.is_empty() || compact.len() > 80 {
@@ -222,18 +233,18 @@ impl MoveText {
         Ok(MoveText { squares, capture })
     }
 
-    fn from(&self) -> Square {
+    fn from(&self) -> Square<G> {
         self.squares[0]
     }
 
-    fn to(&self) -> Square {
+    fn to(&self) -> Square<G> {
         self.squares[self.squares.len() - 1]
     }
 
     /// The legal moves this text may stand for. `strict` keeps the written
     /// separator; without it, a capture written with `-` (or a quiet move
     /// with `x`), as some old files do, still matches.
-    pub fn candidates(&self, pos: &Position, strict: bool) -> Vec<Move> {
+    pub fn candidates(&self, pos: &Position<G>, strict: bool) -> Vec<Move<G>> {
         let landings = &self.squares[1..];
         pos.legal_moves()
             .into_iter()
@@ -244,7 +255,7 @@ impl MoveText {
     }
 
     /// The one legal move this text stands for.
-    pub fn resolve(&self, pos: &Position) -> Result<Move, MoveTextError> {
+    pub fn resolve(&self, pos: &Position<G>) -> Result<Move<G>, MoveTextError> {
         let text = self.to_string();
         let found = self.candidates(pos, true);
         match found.len() {
@@ -255,7 +266,7 @@ impl MoveText {
     }
 }
 
-impl fmt::Display for MoveText {
+impl<G: Geometry> fmt::Display for MoveText<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let sep = if self.capture { "x" } else { "-" };
         let parts: Vec<String> = self.squares.iter().map(|s| s.to_string()).collect();
@@ -267,46 +278,45 @@ impl fmt::Display for MoveText {
 /// `28x19{23}`) and finds it among the legal moves of `pos`. Unlike PDN text
 /// it names the captured pieces, so it is never ambiguous: the web client
 /// sends moves this way.
-pub fn parse_long_form(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
+pub fn parse_long_form<G: Geometry>(pos: &Position<G>, text: &str) -> Result<Move<G>, MoveTextError> {
     let malformed = || MoveTextError::Malformed(text.to_string());
     let text = text.trim();
     let Some((head, captured)) = text.split_once('{') else {
-        return MoveText::parse(text)?.resolve(pos);
+        return MoveText::<G>::parse(text)?.resolve(pos);
     };
     let captured = captured.strip_suffix('}').ok_or_else(malformed)?;
-    let head = MoveText::parse(head)?;
+    let head = MoveText::<G>::parse(head)?;
     if !head.capture || head.squares.len() != 2 {
         return Err(malformed());
     }
-    let mut set = crate::engine::Bitboard::EMPTY;
+    let mut set = Bitboard::EMPTY;
     for part in captured.split(',') {
         let square = parse_square(part.trim()).map_err(|_| malformed())?;
         set = set.with(square);
     }
-    let wanted = Move { from: head.squares[0], to: head.squares[1], captured: set };
-    if pos.legal_moves().contains(&wanted) {
-        Ok(wanted)
-    } else {
-        Err(MoveTextError::Illegal(text.to_string()))
-    }
+    let wanted = Move { from: head.squares[0], to: head.squares[1], captured: set, crowned_in_passing: false };
+    pos.legal_moves()
+        .into_iter()
+        .find(|m| m.same_squares(&wanted))
+        .ok_or_else(|| MoveTextError::Illegal(text.to_string()))
 }
 
 /// Whether the written landing squares (ending with the end square) appear
 /// in this order along `path`: files write the full path (`28x19x30`) or
 /// only some of its landing squares (`2x30x17`).
-fn follows(path: &[Square], written: &[Square]) -> bool {
+fn follows<G: Geometry>(path: &[Square<G>], written: &[Square<G>]) -> bool {
     let mut rest = path.iter();
     written.iter().all(|w| rest.any(|p| p == w)) && path.last() == written.last()
 }
 
 /// Parses `text` and resolves it to exactly one legal move of `pos`.
-pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
+pub fn parse_move<G: Geometry>(pos: &Position<G>, text: &str) -> Result<Move<G>, MoveTextError> {
     MoveText::parse(text)?.resolve(pos)
 }
 
 /// The PDN text of a legal move: `32-28`, `19x30`, or the full path
 /// `28x19x30` when another legal capture shares start and end.
-pub fn move_to_text(pos: &Position, mv: &Move) -> String {
+pub fn move_to_text<G: Geometry>(pos: &Position<G>, mv: &Move<G>) -> String {
     if !mv.is_capture() {
         return format!("{}-{}", mv.from, mv.to);
     }

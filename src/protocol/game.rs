@@ -4,7 +4,12 @@
 //! the engine, the same way on both sides.
 
 use crate::engine::bot::Level;
-use crate::engine::{parse_long_form, Game, Outcome, Position, WinReason};
+use crate::engine::{parse_long_form, Game, Outcome, Position, Rules, WinReason};
+
+/// The rules every stored game has been played under so far: international
+/// draughts with the daily challenge's draw rules (the 25-move rule and the
+/// 150-move limit, no repetition rule).
+pub const STORED_GAME_RULES: Rules = Rules::DAILY;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -102,7 +107,7 @@ impl std::fmt::Display for CorruptView {
 /// replayed with the engine: every move checked, a resignation applied.
 /// The browser and the server read games through this one function.
 pub fn replay_stored(start_fen: &str, moves: &[String], outcome: Option<Outcome>) -> Result<Game, CorruptView> {
-    let start = Position::from_fen(start_fen).map_err(|e| CorruptView(e.to_string()))?;
+    let start = Position::from_fen_with(start_fen, STORED_GAME_RULES).map_err(|e| CorruptView(e.to_string()))?;
     let mut game = Game::new(start);
     for text in moves {
         let mv = parse_long_form(game.position(), text).map_err(|e| CorruptView(e.to_string()))?;
@@ -186,7 +191,8 @@ mod tests {
     fn an_unstarted_game_has_no_id_and_the_start_position() {
         let v = GameView::unstarted(GameKind::Daily, "2026-11-29".into(), Level::Intermediaire);
         assert!(!v.is_started());
-        assert_eq!(v.replay().unwrap().position(), &Position::start());
+        assert_eq!(v.replay().unwrap().position().to_fen(), Position::start().to_fen());
+        assert_eq!(v.replay().unwrap().position().rules(), STORED_GAME_RULES);
         assert!(view(&[]).is_started());
     }
 

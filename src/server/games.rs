@@ -7,6 +7,7 @@
 use super::error::{ServerError, ServerResult};
 use crate::engine::bot::{self, Level};
 use crate::engine::{parse_long_form, Color, Game, Outcome, Position};
+use crate::protocol::game::STORED_GAME_RULES;
 use crate::protocol::{move_text_error_fr, replay_stored, AppError, GameKind, GameView};
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -85,6 +86,7 @@ pub struct NewGame<'a> {
 /// A new game, not stored yet: its record, with the computer's first move
 /// when it is to move first (a set-up position with Black to move).
 pub fn new_record(new: NewGame<'_>) -> ServerResult<Played> {
+    let start = new.start.with_rules(STORED_GAME_RULES).map_err(|e| AppError::BadRequest(e.to_string()))?;
     let mut record = GameRecord {
         id: uuid::Uuid::new_v4().to_string(),
         player_id: new.player_id.to_string(),
@@ -93,14 +95,14 @@ pub fn new_record(new: NewGame<'_>) -> ServerResult<Played> {
         level: new.level,
         seed: new.seed,
         bot_version: bot::BOT_VERSION,
-        start_fen: new.start.to_fen(),
+        start_fen: start.to_fen(),
         moves: Vec::new(),
         outcome: None,
         active_ms: 0,
         last_answer_ms: new.now_ms,
         created_at: new.now_ms,
     };
-    let mut game = Game::new(new.start);
+    let mut game = Game::new(start);
     let mut added = Vec::new();
     if game.turn() == Color::Black {
         if let Some(reply) = bot::reply(&game, record.level, record.seed) {
