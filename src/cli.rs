@@ -5,6 +5,7 @@
 
 use crate::engine::any::AnyPosition;
 use crate::engine::bot::{self, Level};
+use crate::engine::geometry::Geometry;
 use crate::engine::hub::Hub;
 use crate::engine::pdn::{parse_pdn, replay};
 use crate::engine::search::{DrawCounters, Limits};
@@ -20,9 +21,9 @@ pub const USAGE: &str = "usage: dames [serve]
        dames perft <FEN|start> <depth> [--divide] [--rules SPEC]
        dames moves <FEN|start> [--rules SPEC]
        dames replay <file.pdn>...
-       dames bestmove <FEN|start> [--level debutant|intermediaire|fort | --depth D | --nodes N] [--seed S]
+       dames bestmove <FEN|start> [--level debutant|intermediaire|fort | --depth D | --nodes N] [--seed S] [--rules SPEC]
        dames hub
-       dames selfplay --white LEVEL --black LEVEL --games N [--seed S]
+       dames selfplay --white LEVEL --black LEVEL --games N [--seed S] [--rules SPEC]
        dames bench <file.pdn>... [--positions N]
        dames bench-server
 SPEC: a rule set, international (the default), english, russian or brazilian,
@@ -220,11 +221,12 @@ fn number<T: std::str::FromStr>(name: &str, value: &str) -> Result<T, UsageError
 }
 
 fn bestmove_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
-    let (positional, named) = options(args, &["level", "depth", "nodes", "seed"])?;
+    let (positional, named) = options(args, &["level", "depth", "nodes", "seed", "rules"])?;
     let [fen] = positional[..] else {
         return Err(UsageError("bestmove takes one FEN (or start)".into()));
     };
-    let pos = parse_position(fen)?;
+    let rules = rules_option(&named)?;
+    let pos = parse_any_position(fen, rules)?;
     let mut limits = Level::default().limits();
     let mut seed = 0u64;
     for (name, value) in named {
@@ -244,16 +246,38 @@ fn bestmove_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
                 }
                 limits = Limits { depth: 64, nodes, ..limits };
             }
-            _ => seed = number(name, value)?,
+            "seed" => seed = number(name, value)?,
+            _ => {}
         }
     }
+    match pos {
+        AnyPosition::Eight(p) => print_bestmove(&p, &limits, seed, out),
+        AnyPosition::Ten(p) => print_bestmove(&p, &limits, seed, out),
+        AnyPosition::Twelve(p) => print_bestmove(&p, &limits, seed, out),
+    }
+}
+
+/// `--rules SPEC` among named options (international when absent).
+fn rules_option(named: &[(&str, &str)]) -> Result<Rules, UsageError> {
+    match named.iter().find(|(k, _)| *k == "rules") {
+        Some((_, spec)) => Rules::parse(spec).map_err(|e| UsageError(format!("--rules: {e}"))),
+        None => Ok(Rules::INTERNATIONAL),
+    }
+}
+
+fn print_bestmove<G: Geometry>(
+    pos: &Position<G>,
+    limits: &Limits,
+    seed: u64,
+    out: &mut dyn Write,
+) -> Result<i32, UsageError> {
     let counters = DrawCounters::default();
-    let Some(result) = bot::search(&pos, counters, &limits) else {
+    let Some(result) = bot::search(pos, counters, limits) else {
         writeln!(out, "bestmove none")?;
         return Ok(0);
     };
     let mv = bot::choose(&result, seed, 0);
-    let mut pv_pos = pos;
+    let mut pv_pos = *pos;
     let mut pv_text = Vec::new();
     for m in &result.pv {
         pv_text.push(move_to_text(&pv_pos, m));
@@ -262,7 +286,7 @@ fn bestmove_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
     writeln!(
         out,
         "bestmove {} score {} depth {} nodes {} pv {}",
-        move_to_text(&pos, &mv),
+        move_to_text(pos, &mv),
         result.score,
         result.depth,
         result.nodes,
@@ -293,9 +317,9 @@ fn hub_command(args: &[String]) -> Result<i32, UsageError> {
 
 /// The 81 two-ply openings from the start, in a seeded order: each is
 /// played twice, once with each level as White.
-fn openings(seed: u64) -> Vec<Game> {
+fn openings<G: Geometry>(start: Position<G>, seed: u64) -> Vec<Game<G>> {
     let mut games = Vec::new();
-    let start = Game::default();
+    let start = Game::new(start);
     for first in start.legal_moves() {
         let mut g = start.clone();
         g.play(&first).expect("legal");
@@ -316,7 +340,7 @@ fn openings(seed: u64) -> Vec<Game> {
 }
 
 fn selfplay_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
-    let (positional, named) = options(args, &["white", "black", "games", "seed"])?;
+    let (positional, named) = options(args, &["white", "black", "games", "seed", "rules"])?;
     if !positional.is_empty() {
         return Err(UsageError(format!("unexpected argument {:?}", positional[0])));
     }
@@ -328,46 +352,70 @@ fn selfplay_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
         return Err(UsageError("--games must be from 1 to 10000".into()));
     }
     let seed: u64 = get("seed").map(|s| number("seed", s)).transpose()?.unwrap_or(1);
-    let book = openings(seed);
-    let (mut wins, mut draws, mut losses) = (0, 0, 0);
-    for i in 0..games as usize {
-        let mut game = book[(i / 2) % book.len()].clone();
-        let first_is_white = i % 2 == 0;
-        while !game.is_over() {
-            let white_to_move = game.turn() == crate::engine::Color::White;
-            let level = if white_to_move == first_is_white { first } else { second };
-            let result = bot::search(game.position(), DrawCounters::of(&game), &level.limits())
-                .expect("a game not over has a move");
-            let mv = bot::choose(&result, seed ^ i as u64, game.moves().len());
-            game.play(&mv).expect("the search returns legal moves");
-        }
-        let outcome = game.outcome().expect("finished");
-        let first_color = if first_is_white { crate::engine::Color::White } else { crate::engine::Color::Black };
-        let verdict = match outcome {
-            Outcome::Win { winner, .. } if winner == first_color => {
-                wins += 1;
-                "win"
-            }
-            Outcome::Win { .. } => {
-                losses += 1;
-                "loss"
-            }
-            Outcome::Draw(_) => {
-                draws += 1;
-                "draw"
-            }
-        };
-        writeln!(
-            out,
-            "game {} {first} as {}: {verdict} in {} plies ({outcome})",
-            i + 1,
-            first_color,
-            game.moves().len()
-        )?;
+    let match_ = Match { first, second, games, seed };
+    match AnyPosition::initial(rules_option(&named)?)? {
+        AnyPosition::Eight(p) => match_.play(p, out),
+        AnyPosition::Ten(p) => match_.play(p, out),
+        AnyPosition::Twelve(p) => match_.play(p, out),
     }
-    let score = (wins as f64 + draws as f64 / 2.0) / games as f64 * 100.0;
-    writeln!(out, "{first} vs {second}: {wins} wins, {draws} draws, {losses} losses, score {score:.1}%")?;
-    Ok(0)
+}
+
+/// A selfplay match: `games` games from varied openings, each level
+/// playing both colours.
+struct Match {
+    first: Level,
+    second: Level,
+    games: u32,
+    seed: u64,
+}
+
+impl Match {
+    fn play<G: Geometry>(&self, start: Position<G>, out: &mut dyn Write) -> Result<i32, UsageError> {
+        let Match { first, second, games, seed } = *self;
+        let book = openings(start, seed);
+        let (mut wins, mut draws, mut losses) = (0, 0, 0);
+        for i in 0..games as usize {
+            let mut game = book[(i / 2) % book.len()].clone();
+            let first_is_white = i % 2 == 0;
+            while !game.is_over() {
+                let white_to_move = game.turn() == crate::engine::Color::White;
+                let level = if white_to_move == first_is_white { first } else { second };
+                let limits = level.limits();
+                let result = bot::Searcher::new(&limits)
+                    .with_game_history(&game)
+                    .search(game.position(), DrawCounters::of(&game), &limits)
+                    .expect("a game not over has a move");
+                let mv = bot::choose(&result, seed ^ i as u64, game.moves().len());
+                game.play(&mv).expect("the search returns legal moves");
+            }
+            let outcome = game.outcome().expect("finished");
+            let first_color = if first_is_white { crate::engine::Color::White } else { crate::engine::Color::Black };
+            let verdict = match outcome {
+                Outcome::Win { winner, .. } if winner == first_color => {
+                    wins += 1;
+                    "win"
+                }
+                Outcome::Win { .. } => {
+                    losses += 1;
+                    "loss"
+                }
+                Outcome::Draw(_) => {
+                    draws += 1;
+                    "draw"
+                }
+            };
+            writeln!(
+                out,
+                "game {} {first} as {}: {verdict} in {} plies ({outcome})",
+                i + 1,
+                first_color,
+                game.moves().len()
+            )?;
+        }
+        let score = (wins as f64 + draws as f64 / 2.0) / games as f64 * 100.0;
+        writeln!(out, "{first} vs {second}: {wins} wins, {draws} draws, {losses} losses, score {score:.1}%")?;
+        Ok(0)
+    }
 }
 
 /// The server's figures (needs the `ssr` build, run inside its runtime).

@@ -1,8 +1,9 @@
 //! The computer opponent: tactics it must see, determinism, draw awareness.
 
 use dames::engine::bot::{self, daily_seed, Level};
+use dames::engine::geometry::{Eight, Geometry};
 use dames::engine::search::DrawCounters;
-use dames::engine::{parse_long_form, Color, Game, Move, Position};
+use dames::engine::{parse_long_form, Color, Game, Move, Position, Rules};
 
 /// Plays a game where White's moves come from `white` and Black is the bot
 /// under test; returns Black's replies.
@@ -154,10 +155,16 @@ fn replies_replay_from_long_form() {
 /// A game of `plies` plies where White plays its first legal move and Black
 /// is the bot.
 fn game_against_bot(seed: u64, level: Level, plies: usize) -> Game {
-    let mut game = Game::default();
+    game_from(Position::start(), seed, level, plies)
+}
+
+/// A game from `start` where the side to move first always plays its first
+/// legal move and the other side is the bot.
+fn game_from<G: Geometry>(start: Position<G>, seed: u64, level: Level, plies: usize) -> Game<G> {
+    let player = start.turn();
+    let mut game = Game::new(start);
     while !game.is_over() && game.moves().len() < plies {
-        let mv =
-            if game.turn() == Color::White { first_move(&game) } else { bot::reply(&game, level, seed).unwrap().mv };
+        let mv = if game.turn() == player { game.legal_moves()[0] } else { bot::reply(&game, level, seed).unwrap().mv };
         game.play(&mv).unwrap();
     }
     game
@@ -250,8 +257,35 @@ fn the_computers_play_is_pinned_to_its_version() {
         ),
     ];
     for (level, pinned) in pinned_replies {
-        let game = game_against_bot(7, level, 60);
-        let replies: Vec<String> = game.moves().iter().skip(1).step_by(2).map(|m| m.long_form().to_string()).collect();
-        assert_eq!(replies.join(" "), pinned, "{level}'s play changed: bump BOT_VERSION");
+        // Under the rules stored games are played by, and under the
+        // international preset (with its repetition rule) alike.
+        for start in [Position::start(), Position::initial(Rules::DAILY).unwrap()] {
+            let game = game_from(start, 7, level, 60);
+            assert_eq!(bot_moves(&game), pinned, "{level}'s play changed: bump BOT_VERSION");
+        }
     }
+    let eight = [
+        (
+            Rules::ENGLISH,
+            Level::Intermediaire,
+            "23-18 27-23 32-27 24-19 28-24 24-20 18x2{7,15} 19-16 23x7{11,19} 22-17 26x17{22} 27-24 2x18{6,14} \
+             21-17 17x10{14} 18x11{15} 10x1{6} 25x18{22} 30-25 25-22 31x22{26}",
+        ),
+        (
+            Rules::RUSSIAN,
+            Level::Intermediaire,
+            "10-14 6x15{10} 15x22{18} 9-14 5x14{9} 1-6 11x18{15} 18x25{22} 6-10 7-11 11-15 15-19 12x19{16} \
+             19x28{24} 10-15 15-19 19-23 2-7 7x14{10} 23x32{27} 14x5{9} 32-27 28-32 27-31 5x14{9} 14x21{17}",
+        ),
+    ];
+    for (rules, level, pinned) in eight {
+        let game = game_from(Position::<Eight>::initial(rules).unwrap(), 7, level, 60);
+        assert_eq!(bot_moves(&game), pinned, "{level}'s play at {rules} changed: bump BOT_VERSION");
+    }
+}
+
+/// The bot's moves in a game from `game_from`, in long form.
+fn bot_moves<G: Geometry>(game: &Game<G>) -> String {
+    let replies: Vec<String> = game.moves().iter().skip(1).step_by(2).map(|m| m.long_form().to_string()).collect();
+    replies.join(" ")
 }

@@ -6,7 +6,9 @@
 //! ply, and the search starts from nothing. A server restart, another
 //! server or the browser replays the same game to the same replies.
 
-use super::search::{DrawCounters, Limits, SearchResult, Searcher};
+use super::geometry::{Geometry, Ten};
+pub use super::search::Searcher;
+use super::search::{DrawCounters, Limits, SearchResult};
 use super::{Color, Game, Move, Position};
 use rand_core::RngCore;
 use rand_pcg::Pcg32;
@@ -104,13 +106,13 @@ impl FromStr for Level {
 /// The bot's move, with the search behind it (none for a random opening
 /// move).
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Reply {
-    pub mv: Move,
-    pub search: Option<SearchResult>,
+pub struct Reply<G: Geometry = Ten> {
+    pub mv: Move<G>,
+    pub search: Option<SearchResult<G>>,
 }
 
 /// The bot's reply in `game`, or `None` when the game is over.
-pub fn reply(game: &Game, level: Level, seed: u64) -> Option<Reply> {
+pub fn reply<G: Geometry>(game: &Game<G>, level: Level, seed: u64) -> Option<Reply<G>> {
     if game.is_over() {
         return None;
     }
@@ -120,20 +122,22 @@ pub fn reply(game: &Game, level: Level, seed: u64) -> Option<Reply> {
         let mv = moves[pick(&mut rng_for(seed, ply), moves.len())];
         return Some(Reply { mv, search: None });
     }
-    let result = search(game.position(), DrawCounters::of(game), &level.limits())?;
+    let limits = level.limits();
+    let result =
+        Searcher::new(&limits).with_game_history(game).search(game.position(), DrawCounters::of(game), &limits)?;
     Some(Reply { mv: choose(&result, seed, ply), search: Some(result) })
 }
 
 /// A move of the bot's side in a game that is not the bot's reply.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct NotTheBotsMove {
+pub struct NotTheBotsMove<G: Geometry = Ten> {
     /// Index of the move in the game.
     pub ply: usize,
-    pub played: Move,
-    pub expected: Option<Move>,
+    pub played: Move<G>,
+    pub expected: Option<Move<G>>,
 }
 
-impl fmt::Display for NotTheBotsMove {
+impl<G: Geometry> fmt::Display for NotTheBotsMove<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "ply {}: {} is not the computer's move (", self.ply, self.played.long_form())?;
         match &self.expected {
@@ -143,7 +147,7 @@ impl fmt::Display for NotTheBotsMove {
     }
 }
 
-impl std::error::Error for NotTheBotsMove {}
+impl<G: Geometry> std::error::Error for NotTheBotsMove<G> {}
 
 /// Checks that every move `bot_side` played in `game` is the bot's reply at
 /// `level` with `seed`, recomputing each one on up to `threads` threads.
@@ -152,13 +156,13 @@ impl std::error::Error for NotTheBotsMove {}
 /// generator per ply), so the replies can be recomputed in any order and in
 /// parallel. On a mismatch, the earliest one is reported. In the browser
 /// they are recomputed one at a time, whatever `threads` says.
-pub fn verify_replies(
-    game: &Game,
+pub fn verify_replies<G: Geometry>(
+    game: &Game<G>,
     bot_side: Color,
     level: Level,
     seed: u64,
     threads: usize,
-) -> Result<(), NotTheBotsMove> {
+) -> Result<(), NotTheBotsMove<G>> {
     // The game before each of the bot's moves.
     let mut before = Vec::new();
     let mut prefix = Game::new(*game.start());
@@ -168,7 +172,7 @@ pub fn verify_replies(
         }
         prefix.play(mv).expect("a game holds legal moves only");
     }
-    let check = |(ply, prefix, played): &(usize, Game, Move)| {
+    let check = |(ply, prefix, played): &(usize, Game<G>, Move<G>)| {
         let expected = reply(prefix, level, seed).map(|r| r.mv);
         (expected != Some(*played)).then_some(NotTheBotsMove { ply: *ply, played: *played, expected })
     };
@@ -219,12 +223,12 @@ fn in_parallel<T: Sync, R: Send>(items: &[T], _threads: usize, check: impl Fn(&T
 }
 
 /// A search of `pos` within `limits`, with fresh tables.
-pub fn search(pos: &Position, counters: DrawCounters, limits: &Limits) -> Option<SearchResult> {
+pub fn search<G: Geometry>(pos: &Position<G>, counters: DrawCounters, limits: &Limits) -> Option<SearchResult<G>> {
     Searcher::new(limits).search(pos, counters, limits)
 }
 
 /// Draws one of `result.best_moves` with the generator for (seed, ply).
-pub fn choose(result: &SearchResult, seed: u64, ply: usize) -> Move {
+pub fn choose<G: Geometry>(result: &SearchResult<G>, seed: u64, ply: usize) -> Move<G> {
     result.best_moves[pick(&mut rng_for(seed, ply), result.best_moves.len())]
 }
 

@@ -2,21 +2,25 @@
 //! hundredths of a man. Every weight is named here and nowhere else.
 
 use super::bitboard::{single_bits, Direction};
-use super::geometry::Ten;
+use super::geometry::{Geometry, Word};
 use super::{Color, Position};
 
 /// A man on the board.
 pub const MAN: i32 = 100;
 /// A king: it flies and captures backwards, worth about three men.
 pub const KING: i32 = 320;
+/// A king that moves one square at a time (English draughts): worth about
+/// one and a half men.
+pub const SHORT_KING: i32 = 150;
 /// Per row a man has advanced from its own back row: men that move up gain
 /// space and come closer to a crown.
 pub const ADVANCE_PER_ROW: i32 = 3;
-/// A man on one of the six central squares (22–24, 27–29), which control
-/// both wings.
+/// A man on one of the central squares (22–24, 27–29 on 10×10), which
+/// control both wings.
 pub const CENTRE: i32 = 8;
 /// A man still on the back-row squares that stop the opponent's crowning
-/// (47, 48, 49 for White; 2, 3, 4 for Black), while there are many pieces.
+/// (47, 48, 49 for White and 2, 3, 4 for Black on 10×10), while there are
+/// many pieces.
 pub const BACK_GUARD: i32 = 10;
 /// A man with both squares behind it filled or at the edge: it cannot be
 /// jumped from the front.
@@ -30,60 +34,14 @@ pub const KING_MOBILITY: i32 = 2;
 /// that the side ahead makes progress instead of drifting into the 25-move
 /// draw.
 pub const SHUFFLE_PENALTY: i32 = 2;
-/// Below this many pieces in all the back guard no longer matters.
-pub const GUARD_MIN_PIECES: u32 = 16;
-
-const CENTRE_SQUARES: u64 = sq_bits(&[22, 23, 24, 27, 28, 29]);
-const WHITE_GUARD: u64 = sq_bits(&[47, 48, 49]);
-const BLACK_GUARD: u64 = sq_bits(&[2, 3, 4]);
-const LEFT_EDGE: u64 = sq_bits(&[6, 16, 26, 36, 46]);
-const RIGHT_EDGE: u64 = sq_bits(&[5, 15, 25, 35, 45]);
-
-const fn sq_bits(squares: &[u8]) -> u64 {
-    let mut bits = 0;
-    let mut i = 0;
-    while i < squares.len() {
-        let n = (squares[i] - 1) as u32;
-        bits |= 1 << (n + n / 10);
-        i += 1;
-    }
-    bits
-}
-
-/// Masks of each row (0 = Black's back row), as raw words.
-const ROWS: [u64; 10] = {
-    let mut rows = [0u64; 10];
-    let mut n = 1u8;
-    while n <= 50 {
-        let i = (n - 1) as u32;
-        rows[((n - 1) / 5) as usize] |= 1 << (i + i / 10);
-        n += 1;
-    }
-    rows
-};
-
-/// Bit k of each square's row number: `ROW_NUMBER_BITS[k]` holds the
-/// squares whose row has that bit set.
-const ROW_NUMBER_BITS: [u64; 4] = {
-    let mut masks = [0u64; 4];
-    let mut row = 0;
-    while row < 10 {
-        let mut k = 0;
-        while k < 4 {
-            if row & (1 << k) != 0 {
-                masks[k] |= ROWS[row];
-            }
-            k += 1;
-        }
-        row += 1;
-    }
-    masks
-};
+/// Below this share of the pieces the game starts with (two in five: 16 of
+/// 40 on 10×10), the back guard no longer matters.
+const GUARD_MIN_SHARE: (u32, u32) = (2, 5);
 
 /// The score of `pos` for the side to move. `king_only_plies` is the
 /// 25-move rule's count, which makes a won position worth less the longer
 /// it shuffles.
-pub fn evaluate(pos: &Position, king_only_plies: u32) -> i32 {
+pub fn evaluate<G: Geometry>(pos: &Position<G>, king_only_plies: u32) -> i32 {
     let white = side_score(pos, Color::White);
     let black = side_score(pos, Color::Black);
     let mut score = white - black;
@@ -98,27 +56,31 @@ pub fn evaluate(pos: &Position, king_only_plies: u32) -> i32 {
     }
 }
 
-fn side_score(pos: &Position, color: Color) -> i32 {
+fn side_score<G: Geometry>(pos: &Position<G>, color: Color) -> i32 {
     let men = pos.men(color).0;
     let kings = pos.kings_of(color).0;
     let own = pos.pieces(color).0;
     let empty = pos.empty().0;
-    let mut score = men.count_ones() as i32 * MAN + kings.count_ones() as i32 * KING;
+    let flying = pos.rules.flying();
+    let king_value = if flying { KING } else { SHORT_KING };
+    let mut score = men.count_ones() as i32 * MAN + kings.count_ones() as i32 * king_value;
+    let last_row = G::SIZE as usize - 1;
 
     // Rows advanced, counted from the man's own back row: the sum of the
     // men's row numbers, read bit by bit from the row-number masks.
     let row_sum: i32 =
-        ROW_NUMBER_BITS.iter().enumerate().map(|(k, mask)| ((men & mask).count_ones() as i32) << k).sum();
+        G::ROW_NUMBER_BITS.iter().enumerate().map(|(k, mask)| ((men & *mask).count_ones() as i32) << k).sum();
     let advanced = match color {
-        Color::White => 9 * men.count_ones() as i32 - row_sum,
+        Color::White => last_row as i32 * men.count_ones() as i32 - row_sum,
         Color::Black => row_sum,
     };
     score += advanced * ADVANCE_PER_ROW;
-    score += (men & CENTRE_SQUARES).count_ones() as i32 * CENTRE;
-    if pos.occupied().count() >= GUARD_MIN_PIECES {
+    score += (men & G::CENTRE).count_ones() as i32 * CENTRE;
+    let guard_min_pieces = pos.rules.men_per_side() as u32 * 2 * GUARD_MIN_SHARE.0 / GUARD_MIN_SHARE.1;
+    if pos.occupied().count() >= guard_min_pieces {
         let guard = match color {
-            Color::White => WHITE_GUARD,
-            Color::Black => BLACK_GUARD,
+            Color::White => G::WHITE_GUARD,
+            Color::Black => G::BLACK_GUARD,
         };
         score += (men & guard).count_ones() as i32 * BACK_GUARD;
     }
@@ -128,11 +90,11 @@ fn side_score(pos: &Position, color: Color) -> i32 {
         Color::Black => (Direction::NorthWest, Direction::NorthEast),
     };
     let home_row = match color {
-        Color::White => ROWS[9],
-        Color::Black => ROWS[0],
+        Color::White => G::ROWS[last_row],
+        Color::Black => G::ROWS[0],
     };
-    let covered_left = back_left.opposite().shift::<Ten>(own) | LEFT_EDGE | home_row;
-    let covered_right = back_right.opposite().shift::<Ten>(own) | RIGHT_EDGE | home_row;
+    let covered_left = back_left.opposite().shift::<G>(own) | G::LEFT_EDGE | home_row;
+    let covered_right = back_right.opposite().shift::<G>(own) | G::RIGHT_EDGE | home_row;
     score += (men & covered_left & covered_right).count_ones() as i32 * SUPPORTED;
 
     // Runaways: one or two rows from the crown with a free square ahead.
@@ -140,33 +102,41 @@ fn side_score(pos: &Position, color: Color) -> i32 {
         Color::White => [Direction::NorthWest, Direction::NorthEast],
         Color::Black => [Direction::SouthWest, Direction::SouthEast],
     };
-    let free_ahead = ahead_a.opposite().shift::<Ten>(empty) | ahead_b.opposite().shift::<Ten>(empty);
+    let free_ahead = ahead_a.opposite().shift::<G>(empty) | ahead_b.opposite().shift::<G>(empty);
     for (rows_left, bonus) in RUNAWAY.iter().enumerate().skip(1) {
         let row = match color {
             Color::White => rows_left,
-            Color::Black => 9 - rows_left,
+            Color::Black => last_row - rows_left,
         };
-        score += (men & ROWS[row] & free_ahead).count_ones() as i32 * bonus;
+        score += (men & G::ROWS[row] & free_ahead).count_ones() as i32 * bonus;
     }
 
     // King mobility.
     for king in single_bits(kings) {
         for d in Direction::ALL {
-            let mut sq = d.shift::<Ten>(king);
-            while sq & empty != 0 {
+            let mut sq = d.shift::<G>(king);
+            while sq & empty != G::Word::ZERO {
                 score += KING_MOBILITY;
-                sq = d.shift::<Ten>(sq);
+                if !flying {
+                    break;
+                }
+                sq = d.shift::<G>(sq);
             }
         }
     }
     score
 }
 
-/// Kings-only endings with a small edge are draws in practice: one king
+/// Kings-only endings with a small edge are draws in practice (with flying
+/// kings): one king
 /// holds off up to three, and two hold off four when the stronger side has no
 /// man left to crown. The score keeps its sign but shrinks, so the search
 /// still prefers them to a real loss and seeks real wins elsewhere.
-fn scale_drawish(pos: &Position, score: i32) -> i32 {
+fn scale_drawish<G: Geometry>(pos: &Position<G>, score: i32) -> i32 {
+    // Kings that step one square at a time do not hold such endings.
+    if !pos.rules.flying() {
+        return score;
+    }
     let (strong, weak) = if score >= 0 { (Color::White, Color::Black) } else { (Color::Black, Color::White) };
     let strong_men = pos.men(strong).count();
     let strong_pieces = pos.pieces(strong).count();
@@ -193,6 +163,18 @@ mod tests {
         let up = Position::from_fen("W:W31-50:B2-20").unwrap();
         assert!(evaluate(&up, 0) > MAN / 2);
         assert!(evaluate(&up.with_turn(Color::Black), 0) < -MAN / 2);
+    }
+
+    #[test]
+    fn every_board_starts_balanced() {
+        use crate::engine::any::AnyPosition;
+        for spec in ["english", "russian", "brazilian", "international,size=12"] {
+            match AnyPosition::initial(crate::engine::Rules::parse(spec).unwrap()).unwrap() {
+                AnyPosition::Eight(p) => assert_eq!(evaluate(&p, 0), 0, "{spec}"),
+                AnyPosition::Ten(p) => assert_eq!(evaluate(&p, 0), 0, "{spec}"),
+                AnyPosition::Twelve(p) => assert_eq!(evaluate(&p, 0), 0, "{spec}"),
+            }
+        }
     }
 
     #[test]

@@ -8,14 +8,6 @@ use super::{Color, IllegalMove, Move, MoveList, Position};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// Plies in a row in which only kings moved and nothing was captured, after
-/// which an international game is drawn: 25 moves of each side.
-pub const KING_MOVES_DRAW_PLIES: u32 = 50;
-
-/// The daily challenge is drawn once each side has played more than this
-/// many moves.
-pub const MOVE_LIMIT_PER_SIDE: u32 = 150;
-
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub enum WinReason {
     /// The loser has no piece left.
@@ -309,7 +301,7 @@ mod tests {
     #[test]
     fn twenty_five_king_moves_each_draw_and_a_man_move_resets() {
         let mut game = Game::new(daily("W:WK46,45:BK16"));
-        for i in 0..KING_MOVES_DRAW_PLIES {
+        for i in 0..50 {
             assert_eq!(game.outcome(), None, "ply {i}");
             let text = match i % 4 {
                 0 => "46-41",

@@ -92,6 +92,20 @@ pub trait Geometry: Copy + Eq + Hash + Debug + Default + Send + Sync + 'static {
     /// White's back row: where Black men are crowned.
     const BOTTOM_ROW: Self::Word;
 
+    // What the evaluation reads (see `eval`).
+    /// Each row's squares (0 = Black's back row); rows past `SIZE` empty.
+    const ROWS: [Self::Word; 12];
+    /// `ROW_NUMBER_BITS[k]`: the squares whose row number has bit `k` set.
+    const ROW_NUMBER_BITS: [Self::Word; 4];
+    /// The central squares, which control both wings.
+    const CENTRE: Self::Word;
+    /// White's back-row squares that stop Black's crowning; Black's.
+    const WHITE_GUARD: Self::Word;
+    const BLACK_GUARD: Self::Word;
+    /// The squares on the left and right edges.
+    const LEFT_EDGE: Self::Word;
+    const RIGHT_EDGE: Self::Word;
+
     /// The bit of square `number` (1-based).
     #[inline(always)]
     fn bit_index(number: u8) -> u32 {
@@ -133,6 +147,84 @@ const fn bits_u128(size: u32, first: u32, last: u32) -> u128 {
     bits
 }
 
+/// Bits of the listed squares on a board of `size`.
+const fn list_u64(size: u32, squares: &[u8]) -> u64 {
+    let mut bits = 0u64;
+    let mut k = 0;
+    while k < squares.len() {
+        let i = squares[k] as u32 - 1;
+        bits |= 1 << (i + i / size);
+        k += 1;
+    }
+    bits
+}
+
+const fn list_u128(size: u32, squares: &[u8]) -> u128 {
+    let mut bits = 0u128;
+    let mut k = 0;
+    while k < squares.len() {
+        let i = squares[k] as u32 - 1;
+        bits |= 1 << (i + i / size);
+        k += 1;
+    }
+    bits
+}
+
+/// Each row's squares on a board of `size`.
+const fn rows_u64(size: u32) -> [u64; 12] {
+    let mut rows = [0u64; 12];
+    let per_row = size / 2;
+    let mut r = 0;
+    while r < size {
+        rows[r as usize] = bits_u64(size, r * per_row + 1, (r + 1) * per_row);
+        r += 1;
+    }
+    rows
+}
+
+const fn rows_u128(size: u32) -> [u128; 12] {
+    let mut rows = [0u128; 12];
+    let per_row = size / 2;
+    let mut r = 0;
+    while r < size {
+        rows[r as usize] = bits_u128(size, r * per_row + 1, (r + 1) * per_row);
+        r += 1;
+    }
+    rows
+}
+
+const fn row_bits_u64(rows: [u64; 12]) -> [u64; 4] {
+    let mut masks = [0u64; 4];
+    let mut r = 0;
+    while r < 12 {
+        let mut k = 0;
+        while k < 4 {
+            if r & (1 << k) != 0 {
+                masks[k] |= rows[r];
+            }
+            k += 1;
+        }
+        r += 1;
+    }
+    masks
+}
+
+const fn row_bits_u128(rows: [u128; 12]) -> [u128; 4] {
+    let mut masks = [0u128; 4];
+    let mut r = 0;
+    while r < 12 {
+        let mut k = 0;
+        while k < 4 {
+            if r & (1 << k) != 0 {
+                masks[k] |= rows[r];
+            }
+            k += 1;
+        }
+        r += 1;
+    }
+    masks
+}
+
 /// The 8×8 board: English, Russian and Brazilian draughts.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Eight;
@@ -143,6 +235,13 @@ impl Geometry for Eight {
     const ALL: u64 = bits_u64(8, 1, 32);
     const TOP_ROW: u64 = bits_u64(8, 1, 4);
     const BOTTOM_ROW: u64 = bits_u64(8, 29, 32);
+    const ROWS: [u64; 12] = rows_u64(8);
+    const ROW_NUMBER_BITS: [u64; 4] = row_bits_u64(rows_u64(8));
+    const CENTRE: u64 = list_u64(8, &[14, 15, 18, 19]);
+    const WHITE_GUARD: u64 = list_u64(8, &[30, 31]);
+    const BLACK_GUARD: u64 = list_u64(8, &[2, 3]);
+    const LEFT_EDGE: u64 = list_u64(8, &[5, 13, 21, 29]);
+    const RIGHT_EDGE: u64 = list_u64(8, &[4, 12, 20, 28]);
 }
 
 /// The 10×10 board of international draughts.
@@ -155,6 +254,13 @@ impl Geometry for Ten {
     const ALL: u64 = bits_u64(10, 1, 50);
     const TOP_ROW: u64 = bits_u64(10, 1, 5);
     const BOTTOM_ROW: u64 = bits_u64(10, 46, 50);
+    const ROWS: [u64; 12] = rows_u64(10);
+    const ROW_NUMBER_BITS: [u64; 4] = row_bits_u64(rows_u64(10));
+    const CENTRE: u64 = list_u64(10, &[22, 23, 24, 27, 28, 29]);
+    const WHITE_GUARD: u64 = list_u64(10, &[47, 48, 49]);
+    const BLACK_GUARD: u64 = list_u64(10, &[2, 3, 4]);
+    const LEFT_EDGE: u64 = list_u64(10, &[6, 16, 26, 36, 46]);
+    const RIGHT_EDGE: u64 = list_u64(10, &[5, 15, 25, 35, 45]);
 }
 
 /// The 12×12 board (Canadian size), for custom rules.
@@ -167,6 +273,13 @@ impl Geometry for Twelve {
     const ALL: u128 = bits_u128(12, 1, 72);
     const TOP_ROW: u128 = bits_u128(12, 1, 6);
     const BOTTOM_ROW: u128 = bits_u128(12, 67, 72);
+    const ROWS: [u128; 12] = rows_u128(12);
+    const ROW_NUMBER_BITS: [u128; 4] = row_bits_u128(rows_u128(12));
+    const CENTRE: u128 = list_u128(12, &[33, 34, 39, 40]);
+    const WHITE_GUARD: u128 = list_u128(12, &[68, 69, 70, 71]);
+    const BLACK_GUARD: u128 = list_u128(12, &[2, 3, 4, 5]);
+    const LEFT_EDGE: u128 = list_u128(12, &[7, 19, 31, 43, 55, 67]);
+    const RIGHT_EDGE: u128 = list_u128(12, &[6, 18, 30, 42, 54, 66]);
 }
 
 #[cfg(test)]
@@ -183,6 +296,19 @@ mod tests {
         assert_eq!(G::TOP_ROW.count_ones(), G::PER_ROW as u32);
         assert_eq!(G::BOTTOM_ROW.count_ones(), G::PER_ROW as u32);
         assert_eq!(G::TOP_ROW.trailing_zeros(), 0);
+        assert_eq!(G::ROWS[0], G::TOP_ROW);
+        assert_eq!(G::ROWS[G::SIZE as usize - 1], G::BOTTOM_ROW);
+        let every_row = G::ROWS.iter().fold(G::Word::ZERO, |a, r| a | *r);
+        assert_eq!(every_row, G::ALL);
+        for edge in [G::LEFT_EDGE, G::RIGHT_EDGE] {
+            assert_eq!(edge.count_ones(), G::SIZE as u32 / 2, "one square on each of half the rows");
+        }
+        for (r, row) in G::ROWS.iter().enumerate() {
+            for (k, bits) in G::ROW_NUMBER_BITS.iter().enumerate() {
+                let expected = if r & (1 << k) != 0 { *row } else { G::Word::ZERO };
+                assert_eq!(*row & *bits, expected);
+            }
+        }
     }
 
     #[test]

@@ -351,6 +351,18 @@ impl PackedRules {
         }
     }
 
+    /// Kings fly.
+    #[inline(always)]
+    pub(crate) const fn flying(self) -> bool {
+        self.0 & 2 != 0
+    }
+
+    /// Men each side starts with.
+    #[inline(always)]
+    pub(crate) const fn men_per_side(self) -> u8 {
+        ((self.0 >> 8) & 0xF) as u8 * ((self.0 >> 12) & 0xF) as u8
+    }
+
     /// The capture rules alone: equal for rule sets that capture alike.
     /// (The browser build reads the rules at run time instead.)
     #[inline(always)]

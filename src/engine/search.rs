@@ -8,7 +8,8 @@
 //! counters and limits always give the same result, on any machine.
 
 use super::eval::evaluate;
-use super::game::{KING_MOVES_DRAW_PLIES, MOVE_LIMIT_PER_SIDE};
+use super::geometry::{Geometry, Ten, Word};
+use super::rules::MAX_DRAW_MOVES;
 use super::{Color, Game, Move, MoveList, Position};
 
 /// A won position is worth this, less the plies it takes to get there.
@@ -37,23 +38,24 @@ pub struct Limits {
 
 /// What the search found.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct SearchResult {
+pub struct SearchResult<G: Geometry = Ten> {
     /// The moves judged best, in legal-move order: all within the tie margin
     /// of the best score. The bot draws one of them.
-    pub best_moves: Vec<Move>,
+    pub best_moves: Vec<Move<G>>,
     pub score: i32,
     /// The deepest iteration completed.
     pub depth: u32,
     pub nodes: u64,
     /// The principal variation, starting with `best_moves[0]`.
-    pub pv: Vec<Move>,
+    pub pv: Vec<Move<G>>,
 }
 
 /// The draw counters of the game at the root, which the search carries on.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct DrawCounters {
     pub king_only_plies: u32,
-    /// Plies left before each side has played more than 150 moves.
+    /// Plies left before each side has played more moves than the rules'
+    /// limit (150 in the daily challenge).
     pub plies_to_move_limit: u32,
 }
 
@@ -65,9 +67,13 @@ impl Default for DrawCounters {
 }
 
 impl DrawCounters {
-    pub fn of(game: &Game) -> DrawCounters {
-        let white_left = (MOVE_LIMIT_PER_SIDE + 1).saturating_sub(game.moves_played(Color::White));
-        let black_left = (MOVE_LIMIT_PER_SIDE + 1).saturating_sub(game.moves_played(Color::Black));
+    pub fn of<G: Geometry>(game: &Game<G>) -> DrawCounters {
+        let limit = game.position().rules().move_limit as u32;
+        if limit == 0 {
+            return DrawCounters { king_only_plies: game.king_only_plies(), plies_to_move_limit: u32::MAX };
+        }
+        let white_left = (limit + 1).saturating_sub(game.moves_played(Color::White));
+        let black_left = (limit + 1).saturating_sub(game.moves_played(Color::Black));
         // The limit falls when the second side plays its 151st move.
         let plies = match game.turn() {
             Color::White => (2 * white_left).max(2 * black_left + 1) - 1,
@@ -78,9 +84,9 @@ impl DrawCounters {
 }
 
 #[derive(Clone, Copy, Default)]
-struct Entry {
+struct Entry<G: Geometry> {
     key: u64,
-    best: Option<Move>,
+    best: Option<Move<G>>,
     score: i32,
     depth: i16,
     bound: Bound,
@@ -97,8 +103,8 @@ enum Bound {
 /// A position in the tree, with what the search carries down to it from
 /// the root.
 #[derive(Clone, Copy)]
-struct Node {
-    pos: Position,
+struct Node<G: Geometry> {
+    pos: Position<G>,
     /// Plies below the root.
     ply: usize,
     /// The 25-move count: plies of king moves only since the last capture
@@ -106,10 +112,10 @@ struct Node {
     king_only: u32,
 }
 
-impl Node {
+impl<G: Geometry> Node<G> {
     /// The node one ply down, after `mv`.
     #[inline]
-    fn child(&self, mv: &Move) -> Node {
+    fn child(&self, mv: &Move<G>) -> Node<G> {
         Node { pos: self.pos.play_unchecked(mv), ply: self.ply + 1, king_only: advance(&self.pos, mv, self.king_only) }
     }
 }
@@ -141,22 +147,35 @@ impl Window {
     }
 }
 
-/// One search: its table, ordering heuristics and counters.
-pub struct Searcher {
-    table: Vec<Entry>,
+/// One search: its table, ordering heuristics and counters. Without a
+/// parameter, a search on the 10×10 board.
+pub struct Searcher<G: Geometry = Ten> {
+    table: Vec<Entry<G>>,
     mask: u64,
     nodes: u64,
     node_limit: u64,
     aborted: bool,
-    killers: [[Option<Move>; 2]; MAX_PLY],
-    history: Box<[[u32; 50]; 50]>,
+    killers: [[Option<Move<G>>; 2]; MAX_PLY],
+    /// Quiet moves' cut-offs by (from, to), `G::SQUARES` squared.
+    history: Vec<u32>,
     root_counters: DrawCounters,
     threat_plies: u32,
+    /// Plies without progress after which the rules draw (never: `u32::MAX`).
+    draw_plies: u32,
+    /// The rules draw a third repetition: the search counts a second one as
+    /// a draw, as strong programs do (the side that could avoid it would).
+    repetition: bool,
+    /// Keys of the positions on the path from the root, by ply.
+    path: [u64; MAX_PLY],
+    /// Keys of the game's positions since its last man move or capture,
+    /// before the root (oldest first).
+    game_keys: Vec<u64>,
 }
 
-impl Searcher {
-    pub fn new(limits: &Limits) -> Searcher {
+impl<G: Geometry> Searcher<G> {
+    pub fn new(limits: &Limits) -> Searcher<G> {
         let size = 1usize << limits.table_bits;
+        let squares = G::SQUARES as usize;
         Searcher {
             table: vec![Entry::default(); size],
             mask: size as u64 - 1,
@@ -164,23 +183,42 @@ impl Searcher {
             node_limit: limits.nodes,
             aborted: false,
             killers: [[None; 2]; MAX_PLY],
-            history: Box::new([[0; 50]; 50]),
+            history: vec![0; squares * squares],
             root_counters: DrawCounters::default(),
             threat_plies: limits.threat_plies,
+            draw_plies: u32::MAX,
+            repetition: false,
+            path: [0; MAX_PLY],
+            game_keys: Vec::new(),
         }
     }
 
+    /// The positions of `game` before its current one, since its last man
+    /// move or capture: a repetition of one of them is a draw when the
+    /// rules say so.
+    pub fn with_game_history(mut self, game: &Game<G>) -> Searcher<G> {
+        if game.position().rules().repetition {
+            let earlier = &game.since_progress()[..game.since_progress().len().saturating_sub(1)];
+            self.game_keys = earlier.iter().map(zobrist).collect();
+        }
+        self
+    }
+
     /// Searches `pos` within `limits`. `None` when there is no legal move.
-    pub fn search(&mut self, pos: &Position, counters: DrawCounters, limits: &Limits) -> Option<SearchResult> {
+    pub fn search(&mut self, pos: &Position<G>, counters: DrawCounters, limits: &Limits) -> Option<SearchResult<G>> {
         let root_moves = pos.legal_moves();
         if root_moves.is_empty() {
             return None;
         }
         self.root_counters = counters;
+        let rules = pos.rules();
+        self.draw_plies = if rules.draw_moves == 0 { u32::MAX } else { 2 * rules.draw_moves as u32 };
+        self.repetition = rules.repetition;
         let key = zobrist(pos);
+        self.path[0] = key;
         let mut result =
             SearchResult { best_moves: vec![root_moves[0]], score: 0, depth: 0, nodes: 0, pv: vec![root_moves[0]] };
-        let mut order: Vec<Move> = root_moves.to_vec();
+        let mut order: Vec<Move<G>> = root_moves.to_vec();
         for depth in 1..=limits.depth.max(1) {
             let Some((mut scored, best_score)) = self.root(pos, key, &order, depth as i32, limits.tie_margin) else {
                 break;
@@ -188,7 +226,7 @@ impl Searcher {
             // Keep legal-move order among the equals (so the seeded draw
             // does not depend on ordering heuristics), best first for the
             // next iteration.
-            let mut best_moves: Vec<Move> = root_moves
+            let mut best_moves: Vec<Move<G>> = root_moves
                 .iter()
                 .filter(|m| scored.iter().any(|(s, v)| s == *m && *v >= best_score - limits.tie_margin))
                 .copied()
@@ -218,12 +256,12 @@ impl Searcher {
     /// it lies within the tie margin of the best, so equal moves are known.
     fn root(
         &mut self,
-        pos: &Position,
+        pos: &Position<G>,
         key: u64,
-        moves: &[Move],
+        moves: &[Move<G>],
         depth: i32,
         margin: i32,
-    ) -> Option<(Vec<(Move, i32)>, i32)> {
+    ) -> Option<(Vec<(Move<G>, i32)>, i32)> {
         let root = Node { pos: *pos, ply: 0, king_only: self.root_counters.king_only_plies };
         let mut best = -INFINITY;
         let mut scored = Vec::with_capacity(moves.len());
@@ -256,7 +294,7 @@ impl Searcher {
     /// The score of `node` searched `depth` plies deep, from the side to
     /// move, exact only inside `window`. `key` is the Zobrist key of its
     /// position, carried down incrementally.
-    fn negamax(&mut self, node: Node, key: u64, depth: i32, mut window: Window) -> i32 {
+    fn negamax(&mut self, node: Node<G>, key: u64, depth: i32, mut window: Window) -> i32 {
         let Node { ref pos, ply, king_only } = node;
         self.nodes += 1;
         if self.nodes >= self.node_limit {
@@ -274,6 +312,10 @@ impl Searcher {
         // in `Game`.
         if let Some(score) = self.rule_draw(node) {
             return if pos.has_legal_move() { score } else { -(WIN - ply as i32) };
+        }
+        self.path[ply] = key;
+        if self.repetition && self.repeats(ply, king_only) && pos.has_legal_move() {
+            return 0;
         }
 
         // The table next: a hit saves generating the moves at all. The
@@ -350,7 +392,7 @@ impl Searcher {
                         killers[1] = killers[0];
                         killers[0] = Some(mv);
                     }
-                    let h = &mut self.history[mv.from.number() as usize - 1][mv.to.number() as usize - 1];
+                    let h = &mut self.history[history_index::<G>(&mv)];
                     *h = h.saturating_add((depth * depth) as u32);
                 }
                 break;
@@ -372,7 +414,7 @@ impl Searcher {
     /// evaluation, unless the opponent threatens a capture: then, for a few
     /// plies, quiet answers are searched too: `threat_ply` counts those
     /// already on the path.
-    fn quiescence(&mut self, node: Node, mut window: Window, threat_ply: u32) -> i32 {
+    fn quiescence(&mut self, node: Node<G>, mut window: Window, threat_ply: u32) -> i32 {
         let Node { ref pos, ply, king_only } = node;
         self.nodes += 1;
         if self.nodes >= self.node_limit {
@@ -432,19 +474,42 @@ impl Searcher {
         best
     }
 
-    /// The draw rules at `node`: its 25-move count, and the move limit seen
-    /// from its ply below the root.
-    fn rule_draw(&self, node: Node) -> Option<i32> {
-        if node.king_only >= KING_MOVES_DRAW_PLIES || node.ply as u32 >= self.root_counters.plies_to_move_limit {
+    /// The draw rules at `node`: its no-progress count, and the move limit
+    /// seen from its ply below the root.
+    fn rule_draw(&self, node: Node<G>) -> Option<i32> {
+        if node.king_only >= self.draw_plies || node.ply as u32 >= self.root_counters.plies_to_move_limit {
             Some(0)
         } else {
             None
         }
     }
 
+    /// Whether the position at `ply` (its key in `path[ply]`) stood
+    /// earlier with the same side to move, since the last progress
+    /// (`king_only` plies back), on the path or in the game.
+    fn repeats(&self, ply: usize, king_only: u32) -> bool {
+        let key = self.path[ply];
+        let mut back = 4;
+        while back <= king_only as usize {
+            let earlier = if back <= ply {
+                self.path[ply - back]
+            } else {
+                match self.game_keys.len().checked_sub(back - ply) {
+                    Some(i) => self.game_keys[i],
+                    None => return false,
+                }
+            };
+            if earlier == key {
+                return true;
+            }
+            back += 2;
+        }
+        false
+    }
+
     /// Ordering scores, one per move: hash move, then the largest captures,
     /// killers, then quiet moves by history.
-    fn score_moves(&self, moves: &MoveList, hash_move: Option<Move>, ply: usize, scores: &mut Scores) {
+    fn score_moves(&self, moves: &MoveList<G>, hash_move: Option<Move<G>>, ply: usize, scores: &mut Scores) {
         let killers = self.killers[ply.min(MAX_PLY - 1)];
         scores.extend(moves.iter().map(|m| {
             if Some(*m) == hash_move {
@@ -456,13 +521,13 @@ impl Searcher {
             } else if Some(*m) == killers[1] {
                 u32::MAX - 201
             } else {
-                self.history[m.from.number() as usize - 1][m.to.number() as usize - 1].min(u32::MAX - 300)
+                self.history[history_index::<G>(m)].min(u32::MAX - 300)
             }
         }));
     }
 
     /// The best move and the table's best replies after it.
-    fn principal_variation(&self, pos: &Position, first: Move) -> Vec<Move> {
+    fn principal_variation(&self, pos: &Position<G>, first: Move<G>) -> Vec<Move<G>> {
         let mut pv = vec![first];
         let mut node = Node { pos: *pos, ply: 0, king_only: self.root_counters.king_only_plies }.child(&first);
         while pv.len() < 16 {
@@ -482,9 +547,15 @@ impl Searcher {
 /// Ordering scores beside a move list, on the stack like it.
 type Scores = smallvec::SmallVec<[u32; 128]>;
 
+/// The history table's slot of a move.
+#[inline]
+fn history_index<G: Geometry>(mv: &Move<G>) -> usize {
+    (mv.from.number() as usize - 1) * G::SQUARES as usize + mv.to.number() as usize - 1
+}
+
 /// Takes the best-scored move left (selection sort, one step at a time: a
 /// cut-off often comes before the rest need sorting); the first of equals.
-fn next_best(moves: &mut MoveList, scores: &mut Scores) -> Option<Move> {
+fn next_best<G: Geometry>(moves: &mut MoveList<G>, scores: &mut Scores) -> Option<Move<G>> {
     let first = *scores.first()?;
     let (mut best, mut best_score) = (0, first);
     for (i, &s) in scores.iter().enumerate().skip(1) {
@@ -496,15 +567,15 @@ fn next_best(moves: &mut MoveList, scores: &mut Scores) -> Option<Move> {
     Some(moves.swap_remove(best))
 }
 
-/// The table's key for a position with its 25-move count: a king ending
-/// reached closer to the draw is another entry.
+/// The table's key for a position with its no-progress count: a king
+/// ending reached closer to the draw is another entry.
 #[inline]
 fn table_key(position_key: u64, king_only: u32) -> u64 {
-    position_key ^ COUNTER_KEYS[king_only.min(KING_MOVES_DRAW_PLIES) as usize]
+    position_key ^ COUNTER_KEYS[(king_only as usize).min(COUNTER_KEYS.len() - 1)]
 }
 
-/// The 25-move count after `mv`.
-fn advance(pos: &Position, mv: &Move, king_only: u32) -> u32 {
+/// The no-progress count after `mv`.
+fn advance<G: Geometry>(pos: &Position<G>, mv: &Move<G>, king_only: u32) -> u32 {
     if mv.is_capture() || !pos.kings().contains(mv.from) {
         0
     } else {
@@ -559,10 +630,39 @@ static KEYS: [[u64; 64]; 4] = {
 };
 const BLACK_TO_MOVE: u64 = 0xD1B5_4A32_D192_ED03;
 
-/// Keys for the 25-move count (0 to 50), mixed into the table's key.
-/// Count 0 adds nothing, so positions after a man move share entries.
-static COUNTER_KEYS: [u64; KING_MOVES_DRAW_PLIES as usize + 1] = {
-    let mut keys = [0u64; KING_MOVES_DRAW_PLIES as usize + 1];
+/// The same for the 12×12 board, whose squares reach bit 76 (the 64 bits
+/// above serve the 8×8 and 10×10 boards and stay as they are).
+static WIDE_KEYS: [[u64; 128]; 4] = {
+    let mut keys = [[0u64; 128]; 4];
+    let mut state: u64 = 0x3C6E_F372_FE94_F82B;
+    let mut kind = 0;
+    while kind < 4 {
+        let mut bit = 0;
+        while bit < 128 {
+            keys[kind][bit] = splitmix64(&mut state);
+            bit += 1;
+        }
+        kind += 1;
+    }
+    keys
+};
+
+/// The key of a piece kind on a bit of a board of geometry `G`.
+#[inline(always)]
+fn piece_key<G: Geometry>(kind: usize, bit: u32) -> u64 {
+    if G::SIZE > 10 {
+        WIDE_KEYS[kind][bit as usize]
+    } else {
+        KEYS[kind][bit as usize]
+    }
+}
+
+/// Keys for the no-progress count (0 to the longest the rules allow),
+/// mixed into the table's key. Count 0 adds nothing, so positions after a
+/// man move share entries. (Generated in order: the first 51, which
+/// international draughts uses, never change.)
+static COUNTER_KEYS: [u64; 2 * MAX_DRAW_MOVES as usize + 1] = {
+    let mut keys = [0u64; 2 * MAX_DRAW_MOVES as usize + 1];
     let mut state: u64 = 0x243F_6A88_85A3_08D3;
     let mut i = 1;
     while i < keys.len() {
@@ -582,14 +682,14 @@ fn kind(color: Color, king: bool) -> usize {
 }
 
 /// The Zobrist key of a position.
-pub fn zobrist(pos: &Position) -> u64 {
+pub fn zobrist<G: Geometry>(pos: &Position<G>) -> u64 {
     let mut key = if pos.turn() == Color::Black { BLACK_TO_MOVE } else { 0 };
     for color in [Color::White, Color::Black] {
         for (king, set) in [(false, pos.men(color)), (true, pos.kings_of(color))] {
             let mut bits = set.0;
-            while bits != 0 {
-                key ^= KEYS[kind(color, king)][bits.trailing_zeros() as usize];
-                bits &= bits - 1;
+            while bits != G::Word::ZERO {
+                key ^= piece_key::<G>(kind(color, king), bits.trailing_zeros());
+                bits = bits ^ bits.lowest_bit();
             }
         }
     }
@@ -597,23 +697,24 @@ pub fn zobrist(pos: &Position) -> u64 {
 }
 
 /// The key after `mv`, updated from `key` rather than recomputed.
-fn key_after(pos: &Position, key: u64, mv: &Move) -> u64 {
+fn key_after<G: Geometry>(pos: &Position<G>, key: u64, mv: &Move<G>) -> u64 {
     let us = pos.turn();
     let was_king = pos.kings().contains(mv.from);
     let promotes = !was_king
-        && match us {
-            Color::White => mv.to.row() == 0,
-            Color::Black => mv.to.row() == 9,
-        };
+        && (mv.crowned_in_passing
+            || match us {
+                Color::White => mv.to.row() == 0,
+                Color::Black => mv.to.row() == G::SIZE - 1,
+            });
     let mut key = key ^ BLACK_TO_MOVE;
-    key ^= KEYS[kind(us, was_king)][mv.from.bit_index() as usize];
-    key ^= KEYS[kind(us, was_king || promotes)][mv.to.bit_index() as usize];
+    key ^= piece_key::<G>(kind(us, was_king), mv.from.bit_index());
+    key ^= piece_key::<G>(kind(us, was_king || promotes), mv.to.bit_index());
     let mut captured = mv.captured.0;
-    while captured != 0 {
+    while captured != G::Word::ZERO {
         let bit = captured.trailing_zeros();
-        let king = pos.kings().0 & (1 << bit) != 0;
-        key ^= KEYS[kind(!us, king)][bit as usize];
-        captured &= captured - 1;
+        let king = pos.kings().0 & (G::Word::ONE << bit) != G::Word::ZERO;
+        key ^= piece_key::<G>(kind(!us, king), bit);
+        captured = captured ^ captured.lowest_bit();
     }
     key
 }
