@@ -5,9 +5,9 @@
 
 use crate::engine::any::AnyPosition;
 use crate::engine::bot::{self, Level};
-use crate::engine::geometry::Geometry;
+use crate::engine::geometry::{Eight, Geometry, Ten, Twelve};
 use crate::engine::hub::Hub;
-use crate::engine::pdn::{parse_pdn, replay};
+use crate::engine::pdn::{parse_pdn, replay, replay_with, PdnGame};
 use crate::engine::search::{DrawCounters, Limits};
 use crate::engine::{move_to_text, Game, Outcome, Position, Rules};
 use std::io::Write;
@@ -20,7 +20,7 @@ const MAX_PERFT_DEPTH: u32 = 20;
 pub const USAGE: &str = "usage: dames [serve]
        dames perft <FEN|start> <depth> [--divide] [--rules SPEC]
        dames moves <FEN|start> [--rules SPEC]
-       dames replay <file.pdn>...
+       dames replay <file.pdn>... [--rules SPEC]
        dames bestmove <FEN|start> [--level debutant|intermediaire|fort | --depth D | --nodes N] [--seed S] [--rules SPEC]
        dames hub
        dames selfplay --white LEVEL --black LEVEL --games N [--seed S] [--rules SPEC]
@@ -158,7 +158,14 @@ fn moves_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError
     Ok(0)
 }
 
-fn replay_command(files: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+fn replay_command(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let (default_rules, files) = match take_rules(args) {
+        Ok(found) => found,
+        Err(UsageError(message)) => {
+            let _ = writeln!(err, "dames: {message}");
+            return 2;
+        }
+    };
     if files.is_empty() {
         let _ = writeln!(err, "dames: replay takes one or more PDN files");
         return 2;
@@ -176,11 +183,11 @@ fn replay_command(files: &[String], out: &mut dyn Write, err: &mut dyn Write) ->
         let text = String::from_utf8(bytes).unwrap_or_else(|e| e.into_bytes().iter().map(|&b| b as char).collect());
         for (i, pdn) in parse_pdn(&text).iter().enumerate() {
             games += 1;
-            let line = match replay(pdn) {
-                Ok(game) => format!("ok {}", game.moves().len()),
-                Err(e) => {
+            let line = match replay_any(pdn, default_rules) {
+                Ok(plies) => format!("ok {plies}"),
+                Err((ply, e)) => {
                     failed += 1;
-                    format!("error {file}:{} {}: {e}", i + 1, e.ply().unwrap_or(0))
+                    format!("error {file}:{} {ply}: {e}", i + 1)
                 }
             };
             let _ = writeln!(out, "{line}");
@@ -191,6 +198,20 @@ fn replay_command(files: &[String], out: &mut dyn Write, err: &mut dyn Write) ->
         1
     } else {
         0
+    }
+}
+
+/// Replays a PDN game under the rules its tags name (`default` when none),
+/// on their board: its plies, or the ply where it failed and why.
+fn replay_any(pdn: &PdnGame, default: Rules) -> Result<usize, (usize, String)> {
+    fn on<G: Geometry>(pdn: &PdnGame, rules: Rules) -> Result<usize, (usize, String)> {
+        replay_with::<G>(pdn, rules).map(|g| g.moves().len()).map_err(|e| (e.ply().unwrap_or(0), e.to_string()))
+    }
+    let rules = pdn.rules(default).map_err(|e| (0, e))?;
+    match rules.size {
+        8 => on::<Eight>(pdn, rules),
+        12 => on::<Twelve>(pdn, rules),
+        _ => on::<Ten>(pdn, rules),
     }
 }
 

@@ -1,8 +1,9 @@
 //! Whole games in PDN (Portable Draughts Notation): reading real files,
 //! replaying them through the rules, and writing games back.
 
+use super::geometry::{Geometry, Ten};
 use super::notation::{move_to_text, MoveText};
-use super::{FenError, Game, GameError, Move, Position};
+use super::{FenError, Game, GameError, Move, Position, Preset, Rules};
 use std::fmt;
 use std::iter::Peekable;
 use std::str::Chars;
@@ -21,40 +22,80 @@ impl PdnGame {
         self.tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
     }
 
-    /// The start position: the `FEN` tag, or the usual start.
+    /// The start position of international draughts: the `FEN` tag, or
+    /// the usual start.
     pub fn start_position(&self) -> Result<Position, FenError> {
+        self.start_position_with(Rules::INTERNATIONAL)
+    }
+
+    /// The start position under `rules`: the `FEN` tag, or the rules' start.
+    pub fn start_position_with<G: Geometry>(&self, rules: Rules) -> Result<Position<G>, FenError> {
         match self.tag("FEN") {
-            Some(fen) => Position::from_fen(fen),
-            None => Ok(Position::start()),
+            Some(fen) => Position::from_fen_with(fen, rules),
+            None => Position::initial(rules).map_err(FenError::Position),
         }
     }
+
+    /// The rules the game was played under: our `Rules` tag (a custom rule
+    /// set in its text form) if present, else the standard `GameType` tag
+    /// (20 international, 21 English, 25 Russian, 26 Brazilian, then
+    /// optional fields), else `default`.
+    pub fn rules(&self, default: Rules) -> Result<Rules, String> {
+        if let Some(spec) = self.tag("Rules") {
+            return Rules::parse(spec).map_err(|e| format!("Rules tag: {e}"));
+        }
+        let Some(game_type) = self.tag("GameType") else {
+            return Ok(default);
+        };
+        let number = game_type.split(',').next().unwrap_or_default().trim();
+        Preset::ALL
+            .into_iter()
+            .find(|p| p.pdn_game_type().to_string() == number)
+            .map(Preset::rules)
+            .ok_or_else(|| format!("GameType {game_type:?} is not a variant this program plays"))
+    }
+}
+
+/// The tags that say which rules a game follows: `GameType` (the closest
+/// variant's number), and `Rules` with the text form when the rules are no
+/// preset (the daily challenge's count as international).
+pub fn rules_tags(rules: &Rules) -> Vec<(&'static str, String)> {
+    let mut tags = vec![("GameType", rules.closest_preset().pdn_game_type().to_string())];
+    if rules.preset().is_none() && *rules != Rules::DAILY {
+        tags.push(("Rules", rules.to_string()));
+    }
+    tags
 }
 
 /// Why a game did not replay.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub enum ReplayError {
+pub enum ReplayError<G: Geometry = Ten> {
+    /// The `GameType` or `Rules` tag names no rules this program plays, or
+    /// rules of another board.
+    BadRules(String),
     /// The `FEN` tag is not a position.
     BadStart(FenError),
     /// The move at this ply (0-based) is not legal or not readable.
-    Move { ply: usize, text: String, error: GameError },
+    Move { ply: usize, text: String, error: GameError<G> },
 }
 
-impl fmt::Display for ReplayError {
+impl<G: Geometry> fmt::Display for ReplayError<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            ReplayError::BadRules(why) => f.write_str(why),
             ReplayError::BadStart(e) => write!(f, "bad FEN tag: {e}"),
             ReplayError::Move { ply, text, error } => write!(f, "ply {}: {text}: {error}", ply + 1),
         }
     }
 }
 
-impl std::error::Error for ReplayError {}
+impl<G: Geometry> std::error::Error for ReplayError<G> {}
 
-impl ReplayError {
+impl<G: Geometry> ReplayError<G> {
     /// The 1-based ply where the replay stopped, if a move was at fault.
     pub fn ply(&self) -> Option<usize> {
         match self {
-            ReplayError::BadStart(_) => None,
+            ReplayError::BadRules(_) | ReplayError::BadStart(_) => None,
             ReplayError::Move { ply, .. } => Some(ply + 1),
         }
     }
@@ -217,36 +258,35 @@ fn without_move_number(word: String) -> String {
 /// matches two legal captures is settled by the moves that follow, as a
 /// reader of the game would.
 pub fn replay(pdn: &PdnGame) -> Result<Game, ReplayError> {
-    let start = pdn.start_position().map_err(ReplayError::BadStart)?;
+    let rules = pdn.rules(Rules::INTERNATIONAL).map_err(ReplayError::BadRules)?;
+    replay_with(pdn, rules)
+}
+
+/// Replays `pdn` under `rules` on the board of geometry `G`.
+pub fn replay_with<G: Geometry>(pdn: &PdnGame, rules: Rules) -> Result<Game<G>, ReplayError<G>> {
+    if rules.size != G::SIZE {
+        return Err(ReplayError::BadRules(format!("rules for {0}×{0}, not {1}×{1}", rules.size, G::SIZE)));
+    }
     // A record is replayed as it was played: players do not always claim
     // the draw a third repetition gives them (two games of the shared
     // collection go on past one), and the record, not the rule, says how
     // the game ended.
-    let rules = start.rules();
-    let start = start
-        .with_rules(super::Rules { repetition: false, ..rules })
-        .map_err(|e| ReplayError::BadStart(FenError::Position(e)))?;
+    let start = pdn.start_position_with(Rules { repetition: false, ..rules }).map_err(ReplayError::BadStart)?;
     let mut game = Game::new(start);
     replay_from(&mut game, &pdn.moves)?;
     Ok(game)
 }
 
-/// Plays `texts` on `game`, trying each reading of an ambiguous move until
-/// the rest replays. The backtracking is exponential in the ambiguous moves
-/// whose readings all stay legal for long, so a crafted file could stall
-/// it; in real files they are rare (three of the 1,138 shared games), and
-/// only files an operator names are read (tests, `dames replay`), never a
-/// player's upload. Reading those would need a bound on the attempts.
-fn replay_from(game: &mut Game, texts: &[String]) -> Result<(), ReplayError> {
+fn replay_from<G: Geometry>(game: &mut Game<G>, texts: &[String]) -> Result<(), ReplayError<G>> {
     let Some((text, rest)) = texts.split_first() else {
         return Ok(());
     };
     let ply = game.moves().len();
-    let fail = |error: GameError| ReplayError::Move { ply, text: text.clone(), error };
+    let fail = |error: GameError<G>| ReplayError::Move { ply, text: text.clone(), error };
     if let Some(outcome) = game.outcome() {
         return Err(fail(GameError::Finished(outcome)));
     }
-    let parsed = MoveText::parse(text).map_err(|e| fail(GameError::Text(e)))?;
+    let parsed = MoveText::<G>::parse(text).map_err(|e| fail(GameError::Text(e)))?;
     let mut candidates = parsed.candidates(game.position(), true);
     if candidates.is_empty() {
         candidates = parsed.candidates(game.position(), false);
@@ -274,13 +314,16 @@ fn replay_from(game: &mut Game, texts: &[String]) -> Result<(), ReplayError> {
 
 /// Writes a game as PDN: the given tags (a `FEN` tag is added when the game
 /// does not start from the usual position), numbered moves, the result.
-pub fn write_pdn(game: &Game, tags: &[(&str, &str)], result: &str) -> String {
+pub fn write_pdn<G: Geometry>(game: &Game<G>, tags: &[(&str, &str)], result: &str) -> String {
     let mut out = String::new();
-    for (name, value) in tags {
+    let rules = game.start().rules();
+    let rule_tags = rules_tags(&rules);
+    let rule_tags = rule_tags.iter().map(|(n, v)| (*n, v.as_str()));
+    for (name, value) in tags.iter().copied().chain(rule_tags) {
         let value = value.replace(['"', '\\'], "'");
         out.push_str(&format!("[{name} \"{value}\"]\n"));
     }
-    if *game.start() != Position::start() {
+    if Position::<G>::initial(rules).ok() != Some(*game.start()) {
         out.push_str(&format!("[FEN \"{}\"]\n", game.start().to_fen()));
     }
     out.push('\n');
@@ -310,7 +353,7 @@ pub fn write_pdn(game: &Game, tags: &[(&str, &str)], result: &str) -> String {
 }
 
 /// The moves of a game as PDN move texts, one per ply.
-pub fn move_texts(start: &Position, moves: &[Move]) -> Vec<String> {
+pub fn move_texts<G: Geometry>(start: &Position<G>, moves: &[Move<G>]) -> Vec<String> {
     let mut pos = *start;
     moves
         .iter()
@@ -360,6 +403,31 @@ mod tests {
         let games = parse_pdn("1. 32-28 18-23 2. 28-33 *");
         let err = replay(&games[0]).unwrap_err();
         assert_eq!(err.ply(), Some(3));
+    }
+
+    #[test]
+    fn the_game_type_says_the_rules_both_ways() {
+        use crate::engine::geometry::Eight;
+        let mut game = Game::new(Position::<Eight>::initial(Rules::ENGLISH).unwrap());
+        game.play_text("11-15").unwrap();
+        game.play_text("22-18").unwrap();
+        let text = write_pdn(&game, &[("Event", "test")], "*");
+        assert!(text.contains("[GameType \"21\"]") && !text.contains("FEN") && !text.contains("[Rules"), "{text}");
+        let read = &parse_pdn(&text)[0];
+        assert_eq!(read.rules(Rules::INTERNATIONAL), Ok(Rules::ENGLISH));
+        assert_eq!(replay_with::<Eight>(read, Rules::ENGLISH).unwrap().moves(), game.moves());
+        assert!(matches!(replay(read), Err(ReplayError::BadRules(_))), "an 8×8 game is no international one");
+
+        let custom = Rules::parse("russian,mandatory=0").unwrap();
+        let game = Game::new(Position::<Eight>::initial(custom).unwrap());
+        let text = write_pdn(&game, &[], "*");
+        assert!(text.contains("[GameType \"25\"]") && text.contains("[Rules \"russian,mandatory=0\"]"), "{text}");
+        assert_eq!(parse_pdn(&text)[0].rules(Rules::INTERNATIONAL), Ok(custom));
+        let brazilian = &parse_pdn("[GameType \"26,W,8,8,A0,0\"]\n1. 22-18 *")[0];
+        assert_eq!(brazilian.rules(Rules::INTERNATIONAL), Ok(Rules::BRAZILIAN));
+        assert!(parse_pdn("[GameType \"30\"]\n*")[0].rules(Rules::INTERNATIONAL).is_err());
+        let daily = write_pdn(&Game::new(Position::<Ten>::initial(Rules::DAILY).unwrap()), &[], "*");
+        assert!(daily.contains("[GameType \"20\"]") && !daily.contains("[Rules"), "{daily}");
     }
 
     #[test]
