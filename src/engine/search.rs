@@ -737,8 +737,8 @@ mod tests {
 
     #[test]
     fn move_limit_counters() {
-        let game = Game::default();
-        let c = DrawCounters::of(&game);
-        assert_eq!(c.plies_to_move_limit, 302);
+        let daily = Game::new(Position::<Ten>::initial(crate::engine::Rules::DAILY).unwrap());
+        assert_eq!(DrawCounters::of(&daily).plies_to_move_limit, 302);
+        assert_eq!(DrawCounters::of(&Game::default()).plies_to_move_limit, u32::MAX, "no limit in the preset");
     }
 }
