@@ -1,15 +1,16 @@
 //! Properties of the rules engine on random playouts from the start and
-//! from random legal positions.
+//! from random legal positions, in every rule set.
 
 use dames::engine::bot::{self, Level};
-use dames::engine::geometry::Ten;
-use dames::engine::{Bitboard, Color, Game, Position, Setup, Square};
+use dames::engine::geometry::{Eight, Geometry, Ten, Twelve};
+use dames::engine::{Bitboard, Color, Game, Move, Position, Rules, Setup, Square};
 use proptest::prelude::*;
+use proptest::strategy::ValueTree;
 use std::collections::{BTreeSet, HashSet};
 
 /// Plays `choices` (each taken modulo the number of legal moves) from
 /// `start`, returning every position reached.
-fn playout(start: Position, choices: &[u16]) -> Vec<Position> {
+fn playout<G: Geometry>(start: Position<G>, choices: &[u16]) -> Vec<Position<G>> {
     let mut pos = start;
     let mut seen = vec![pos];
     for &c in choices {
@@ -23,15 +24,20 @@ fn playout(start: Position, choices: &[u16]) -> Vec<Position> {
     seen
 }
 
-/// A random legal position: pieces on random squares, men off their
-/// promotion rows.
+/// A random legal position of international draughts.
 fn random_position() -> impl Strategy<Value = Position> {
-    (proptest::collection::vec(0u8..6, 50), any::<bool>()).prop_map(|(cells, black)| {
+    random_position_with::<Ten>(Rules::INTERNATIONAL)
+}
+
+/// A random legal position under `rules`: pieces on random squares, men off
+/// their promotion rows, no more pieces a side than the rules start with.
+fn random_position_with<G: Geometry>(rules: Rules) -> impl Strategy<Value = Position<G>> {
+    (proptest::collection::vec(0u8..6, G::SQUARES as usize), any::<bool>()).prop_map(move |(cells, black)| {
         let mut setup = Setup { turn: Some(if black { Color::Black } else { Color::White }), ..Setup::default() };
-        for (square, cell) in Square::all().zip(cells) {
+        for (square, cell) in Square::<G>::all().zip(cells) {
             match cell {
                 1 if square.row() != 0 => setup.white = setup.white.with(square),
-                2 if square.row() != 9 => setup.black = setup.black.with(square),
+                2 if square.row() != G::SIZE - 1 => setup.black = setup.black.with(square),
                 3 => {
                     setup.white = setup.white.with(square);
                     setup.kings = setup.kings.with(square);
@@ -43,28 +49,58 @@ fn random_position() -> impl Strategy<Value = Position> {
                 _ => {}
             }
         }
-        // Keep at most 20 a side, as a real game does.
+        // Keep no more a side than a real game has.
         for side in [&mut setup.white, &mut setup.black] {
-            while side.count() > 20 {
+            while side.count() > rules.men_per_side() as u32 {
                 let s = side.first().unwrap();
                 *side = side.without(s);
                 setup.kings = setup.kings.without(s);
             }
         }
-        Position::from_setup(setup).expect("built legal")
+        Position::from_setup_with(setup, rules).expect("built legal")
     })
 }
 
-fn check_invariants(pos: &Position) -> Result<(), TestCaseError> {
+fn check_invariants<G: Geometry>(pos: &Position<G>) -> Result<(), TestCaseError> {
+    let rules = pos.rules();
     let moves = pos.legal_moves();
-    // No two moves with the same (from, to, captured).
-    let distinct: HashSet<_> = moves.iter().map(|m| (m.from, m.to, m.captured)).collect();
+    // No move twice.
+    let distinct: HashSet<_> = moves.iter().map(|m| (m.from, m.to, m.captured, m.crowned_in_passing)).collect();
     prop_assert_eq!(distinct.len(), moves.len());
-    // Every capture takes the same, maximal, number of pieces.
-    let counts: HashSet<u32> = moves.iter().map(|m| m.capture_count()).collect();
-    prop_assert!(counts.len() <= 1, "capture counts {:?}", counts);
+    let captures: Vec<&Move<G>> = moves.iter().filter(|m| m.is_capture()).collect();
+    if rules.majority {
+        // Every capture takes the same, maximal, number of pieces.
+        let counts: HashSet<u32> = captures.iter().map(|m| m.capture_count()).collect();
+        prop_assert!(counts.len() <= 1, "capture counts {:?}", counts);
+    } else {
+        // Free choice: the majority rule would keep exactly the longest
+        // captures, and none of them stops short: no capture's path is the
+        // beginning of another's.
+        let majority = pos.with_rules(Rules { majority: true, ..rules }).unwrap().legal_moves();
+        let longest = captures.iter().map(|m| m.capture_count()).max().unwrap_or(0);
+        let kept: HashSet<_> = captures.iter().filter(|m| m.capture_count() == longest).map(|m| **m).collect();
+        let majority_captures: HashSet<_> = majority.iter().filter(|m| m.is_capture()).copied().collect();
+        prop_assert_eq!(kept, majority_captures);
+        for m in &captures {
+            for other in captures.iter().filter(|o| o.from == m.from && o.capture_count() > m.capture_count()) {
+                for short in pos.capture_paths(m) {
+                    for long in pos.capture_paths(other) {
+                        prop_assert!(
+                            !long.starts_with(&short),
+                            "{} stops short of {}",
+                            m.long_form(),
+                            other.long_form()
+                        );
+                    }
+                }
+            }
+        }
+    }
+    if rules.mandatory && !captures.is_empty() {
+        prop_assert_eq!(captures.len(), moves.len(), "a capture is due: nothing else is legal");
+    }
     prop_assert_eq!(pos.count_legal_moves(), moves.len());
-    prop_assert_eq!(pos.has_capture(), moves.first().is_some_and(|m| m.is_capture()));
+    prop_assert_eq!(pos.has_capture(), rules.mandatory && !captures.is_empty());
     prop_assert_eq!(pos.has_legal_move(), !moves.is_empty());
     let us = pos.pieces(pos.turn());
     let them = pos.pieces(!pos.turn());
@@ -90,7 +126,7 @@ fn check_invariants(pos: &Position) -> Result<(), TestCaseError> {
             }
         }
         // The FEN of the result reads back.
-        prop_assert_eq!(Position::from_fen(&after.to_fen()).ok(), Some(after));
+        prop_assert_eq!(Position::from_fen_with(&after.to_fen(), rules).ok(), Some(after));
     }
     Ok(())
 }
@@ -109,6 +145,55 @@ proptest! {
     fn random_positions_keep_the_invariants(pos in random_position(), choices in proptest::collection::vec(any::<u16>(), 0..20)) {
         for p in playout(pos, &choices) {
             check_invariants(&p)?;
+        }
+    }
+}
+
+/// The 8×8 rule sets and two custom ones (optional capture with flying
+/// kings; free choice on 12×12).
+fn variant_rules() -> [Rules; 5] {
+    [
+        Rules::ENGLISH,
+        Rules::RUSSIAN,
+        Rules::BRAZILIAN,
+        Rules::parse("english,mandatory=0,flying=1,men_back=1").unwrap(),
+        Rules::parse("russian,size=12").unwrap(),
+    ]
+}
+
+fn check_variant(rules: Rules, cells_seed: u64, choices: &[u16]) -> Result<(), TestCaseError> {
+    fn on<G: Geometry>(rules: Rules, seed: u64, choices: &[u16]) -> Result<(), TestCaseError> {
+        for pos in playout(Position::<G>::initial(rules).unwrap(), choices) {
+            check_invariants(&pos)?;
+        }
+        // And from a random position of the same rules.
+        let mut runner = proptest::test_runner::TestRunner::new_with_rng(
+            ProptestConfig::default(),
+            proptest::test_runner::TestRng::from_seed(
+                proptest::test_runner::RngAlgorithm::ChaCha,
+                &[seed.to_le_bytes(), seed.rotate_left(17).to_le_bytes(), [7; 8], [9; 8]].concat(),
+            ),
+        );
+        let pos = random_position_with::<G>(rules).new_tree(&mut runner).unwrap().current();
+        for p in playout(pos, &choices[..choices.len().min(20)]) {
+            check_invariants(&p)?;
+        }
+        Ok(())
+    }
+    match rules.size {
+        8 => on::<Eight>(rules, cells_seed, choices),
+        12 => on::<Twelve>(rules, cells_seed, choices),
+        _ => on::<Ten>(rules, cells_seed, choices),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn every_rule_set_keeps_the_invariants(seed in any::<u64>(), choices in proptest::collection::vec(any::<u16>(), 0..100)) {
+        for rules in variant_rules() {
+            check_variant(rules, seed, &choices)?;
         }
     }
 }
