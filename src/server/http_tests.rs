@@ -17,7 +17,20 @@ use axum::http::{header, HeaderMap, Request, StatusCode};
 use axum::Router;
 use leptos::config::LeptosOptions;
 use std::net::{IpAddr, SocketAddr};
+use std::sync::LazyLock;
 use tower::ServiceExt;
+
+/// One runtime for every test here, as one server has: the tests run side
+/// by side on it. (Each test on a runtime of its own once hung, waiting on
+/// work that another test's finished runtime was to run; a server never has
+/// two runtimes.)
+static RUNTIME: LazyLock<tokio::runtime::Runtime> = LazyLock::new(|| {
+    tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("a runtime")
+});
+
+fn on_runtime(test: impl std::future::Future<Output = ()>) {
+    RUNTIME.block_on(test)
+}
 
 /// A site on an in-memory database, and requests to it.
 struct TestSite {
@@ -140,220 +153,252 @@ fn ply(view: &GameView) -> String {
     view.moves.len().to_string()
 }
 
-#[tokio::test]
-async fn every_refusal_has_its_status() {
-    let site = TestSite::new(LimitsConfig::default(), "");
-    let (alice, bob) = (player(ALICE), player(BOB));
-    let game = site.new_game(&alice).await;
-    let id = game.id.as_str();
-    let play = |mv: &'static str, ply: &'static str| [("game_id", id), ("ply", ply), ("mv", mv), ("think_ms", "1000")];
-    let cases: Vec<(Answer, StatusCode, &str)> = vec![
-        (
-            site.post("partie/jouer", &[("game_id", id), ("ply", "0"), ("think_ms", "1")], &alice).await,
-            StatusCode::BAD_REQUEST,
-            "BadRequest",
-        ),
-        (
-            site.post("partie/jouer", &[("game_id", id), ("ply", "x"), ("mv", "32-28"), ("think_ms", "-5")], &alice)
+#[test]
+fn every_refusal_has_its_status() {
+    on_runtime(async {
+        let site = TestSite::new(LimitsConfig::default(), "");
+        let (alice, bob) = (player(ALICE), player(BOB));
+        let game = site.new_game(&alice).await;
+        let id = game.id.as_str();
+        let play =
+            |mv: &'static str, ply: &'static str| [("game_id", id), ("ply", ply), ("mv", mv), ("think_ms", "1000")];
+        let cases: Vec<(Answer, StatusCode, &str)> = vec![
+            (
+                site.post("partie/jouer", &[("game_id", id), ("ply", "0"), ("think_ms", "1")], &alice).await,
+                StatusCode::BAD_REQUEST,
+                "BadRequest",
+            ),
+            (
+                site.post(
+                    "partie/jouer",
+                    &[("game_id", id), ("ply", "x"), ("mv", "32-28"), ("think_ms", "-5")],
+                    &alice,
+                )
                 .await,
-            StatusCode::BAD_REQUEST,
-            "BadRequest",
-        ),
-        (site.post("partie/jouer", &play("32-28", "0"), &bob).await, StatusCode::FORBIDDEN, "NotYourGame"),
-        (
-            site.post("partie/jouer", &[("game_id", "nope"), ("ply", "0"), ("mv", "32-28"), ("think_ms", "1")], &alice)
+                StatusCode::BAD_REQUEST,
+                "BadRequest",
+            ),
+            (site.post("partie/jouer", &play("32-28", "0"), &bob).await, StatusCode::FORBIDDEN, "NotYourGame"),
+            (
+                site.post(
+                    "partie/jouer",
+                    &[("game_id", "nope"), ("ply", "0"), ("mv", "32-28"), ("think_ms", "1")],
+                    &alice,
+                )
                 .await,
-            StatusCode::NOT_FOUND,
-            "GameNotFound",
-        ),
-        (site.post("partie/jouer", &play("32-28", "4"), &alice).await, StatusCode::CONFLICT, "Conflict"),
-        (site.post("partie/jouer", &play("32-23", "0"), &alice).await, StatusCode::UNPROCESSABLE_ENTITY, "IllegalMove"),
-        (
-            site.post("joueur/pseudonyme", &[("name", "<b>moi</b>")], &alice).await,
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "BadPseudonym",
-        ),
-        (site.post("partie/revoir", &[("game_id", id)], &bob).await, StatusCode::FORBIDDEN, "NotYourGame"),
-    ];
-    for (answer, status, variant) in cases {
-        assert_eq!(answer.status, status, "{variant}: {}", answer.body);
-        assert!(answer.body.contains(variant), "{variant}: {}", answer.body);
-        assert!(!answer.error().to_string().is_empty(), "the page has a French message");
-    }
-    assert_eq!(site.rows(), [1, 1, 0, 0], "nothing was played");
+                StatusCode::NOT_FOUND,
+                "GameNotFound",
+            ),
+            (site.post("partie/jouer", &play("32-28", "4"), &alice).await, StatusCode::CONFLICT, "Conflict"),
+            (
+                site.post("partie/jouer", &play("32-23", "0"), &alice).await,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "IllegalMove",
+            ),
+            (
+                site.post("joueur/pseudonyme", &[("name", "<b>moi</b>")], &alice).await,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "BadPseudonym",
+            ),
+            (site.post("partie/revoir", &[("game_id", id)], &bob).await, StatusCode::FORBIDDEN, "NotYourGame"),
+        ];
+        for (answer, status, variant) in cases {
+            assert_eq!(answer.status, status, "{variant}: {}", answer.body);
+            assert!(answer.body.contains(variant), "{variant}: {}", answer.body);
+            assert!(!answer.error().to_string().is_empty(), "the page has a French message");
+        }
+        assert_eq!(site.rows(), [1, 1, 0, 0], "nothing was played");
 
-    // Over: no more moves.
-    assert_eq!(site.post("partie/abandonner", &[("game_id", id)], &alice).await.status, StatusCode::OK);
-    let over = site.post("partie/jouer", &play("32-28", "0"), &alice).await;
-    assert_eq!((over.status, over.error()), (StatusCode::CONFLICT, AppError::GameOver));
+        // Over: no more moves.
+        assert_eq!(site.post("partie/abandonner", &[("game_id", id)], &alice).await.status, StatusCode::OK);
+        let over = site.post("partie/jouer", &play("32-28", "0"), &alice).await;
+        assert_eq!((over.status, over.error()), (StatusCode::CONFLICT, AppError::GameOver));
 
-    // Against an earlier computer: refused, and said why.
-    let game = site.new_game(&alice).await;
-    site.sql("UPDATE games SET bot_version = bot_version - 1 WHERE id = ?1", &game.id);
-    let old = site
-        .post("partie/jouer", &[("game_id", &game.id), ("ply", "0"), ("mv", "32-28"), ("think_ms", "1")], &alice)
-        .await;
-    assert_eq!((old.status, old.error()), (StatusCode::CONFLICT, AppError::ComputerChanged));
+        // Against an earlier computer: refused, and said why.
+        let game = site.new_game(&alice).await;
+        site.sql("UPDATE games SET bot_version = bot_version - 1 WHERE id = ?1", &game.id);
+        let old = site
+            .post("partie/jouer", &[("game_id", &game.id), ("ply", "0"), ("mv", "32-28"), ("think_ms", "1")], &alice)
+            .await;
+        assert_eq!((old.status, old.error()), (StatusCode::CONFLICT, AppError::ComputerChanged));
 
-    // Only a real fault is a 500: a stored game that no longer replays.
-    let game = site.new_game(&alice).await;
-    let first = site
-        .post("partie/jouer", &[("game_id", &game.id), ("ply", "0"), ("mv", "32-28"), ("think_ms", "1")], &alice)
-        .await
-        .game();
-    site.sql("UPDATE game_moves SET move = '31-27' WHERE game_id = ?1 AND ply = 1", &game.id);
-    let broken = site
-        .post(
-            "partie/jouer",
-            &[("game_id", &game.id), ("ply", &ply(&first)), ("mv", "33-29"), ("think_ms", "1")],
-            &alice,
-        )
-        .await;
-    assert_eq!((broken.status, broken.error()), (StatusCode::INTERNAL_SERVER_ERROR, AppError::Internal));
+        // Only a real fault is a 500: a stored game that no longer replays.
+        let game = site.new_game(&alice).await;
+        let first = site
+            .post("partie/jouer", &[("game_id", &game.id), ("ply", "0"), ("mv", "32-28"), ("think_ms", "1")], &alice)
+            .await
+            .game();
+        site.sql("UPDATE game_moves SET move = '31-27' WHERE game_id = ?1 AND ply = 1", &game.id);
+        let broken = site
+            .post(
+                "partie/jouer",
+                &[("game_id", &game.id), ("ply", &ply(&first)), ("mv", "33-29"), ("think_ms", "1")],
+                &alice,
+            )
+            .await;
+        assert_eq!((broken.status, broken.error()), (StatusCode::INTERNAL_SERVER_ERROR, AppError::Internal));
 
-    // Pages say it too.
-    assert_eq!(site.get("/partie/nope", &alice).await.status, StatusCode::NOT_FOUND);
-    assert_eq!(site.get(&format!("/partie/{}", first.id), &bob).await.status, StatusCode::FORBIDDEN);
-    assert_eq!(site.get("/classement?jour=2026-02-30", &alice).await.status, StatusCode::BAD_REQUEST);
-    assert_eq!(site.get("/classement?jour=2026-02-28", &alice).await.status, StatusCode::OK);
-}
-
-#[tokio::test]
-async fn todays_daily_game_of_another_player_is_hidden_until_tomorrow() {
-    let site = TestSite::new(LimitsConfig::default(), "");
-    let day = super::today_utc();
-    let won = site.db.run_blocking(|c| {
-        let start = Position::from_fen("W:WK47,40:B9,12,33").unwrap();
-        let new = NewGame {
-            player_id: ALICE,
-            kind: GameKind::Daily,
-            day: &day,
-            level: Level::Intermediaire,
-            seed: 1,
-            start,
-            now_ms: 0,
-        };
-        games::create(c, new).unwrap()
+        // Pages say it too.
+        assert_eq!(site.get("/partie/nope", &alice).await.status, StatusCode::NOT_FOUND);
+        assert_eq!(site.get(&format!("/partie/{}", first.id), &bob).await.status, StatusCode::FORBIDDEN);
+        assert_eq!(site.get("/classement?jour=2026-02-30", &alice).await.status, StatusCode::BAD_REQUEST);
+        assert_eq!(site.get("/classement?jour=2026-02-28", &alice).await.status, StatusCode::OK);
     });
-    let answer = site
-        .post(
-            "partie/jouer",
-            &[("game_id", &won.id), ("ply", "0"), ("mv", "47x26{9,12,33}"), ("think_ms", "1")],
-            &player(ALICE),
-        )
-        .await;
-    assert!(answer.game().score.is_some(), "won and scored");
-    let hidden = site.post("partie/revoir", &[("game_id", &won.id)], &player(BOB)).await;
-    assert_eq!((hidden.status, hidden.error()), (StatusCode::FORBIDDEN, AppError::HiddenUntilTomorrow));
-    assert_eq!(site.post("partie/revoir", &[("game_id", &won.id)], &player(ALICE)).await.status, StatusCode::OK);
 }
 
-#[tokio::test]
-async fn a_rate_limited_request_gets_429_and_retry_after() {
-    let limits = LimitsConfig { moves_per_player: 6, ..LimitsConfig::default() };
-    let site = TestSite::new(limits, "");
-    let alice = player(ALICE);
-    let game = site.new_game(&alice).await;
-    let first = site
-        .post("partie/jouer", &[("game_id", &game.id), ("ply", "0"), ("mv", "32-28"), ("think_ms", "1")], &alice)
-        .await
-        .game();
-    let mv = some_move(&first);
-    let refused = site
-        .post("partie/jouer", &[("game_id", &game.id), ("ply", &ply(&first)), ("mv", &mv), ("think_ms", "1")], &alice)
-        .await;
-    assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS, "{}", refused.body);
-    let retry: u64 = refused.headers[header::RETRY_AFTER].to_str().unwrap().parse().unwrap();
-    assert!((1..=10).contains(&retry), "six a minute: one every ten seconds, not {retry}");
-    assert_eq!(refused.error(), AppError::RateLimited { retry_after_s: retry });
-    assert_eq!(site.rows()[2], 2, "the refused move was not stored");
+#[test]
+fn todays_daily_game_of_another_player_is_hidden_until_tomorrow() {
+    on_runtime(async {
+        let site = TestSite::new(LimitsConfig::default(), "");
+        let day = super::today_utc();
+        let won = site.db.run_blocking(|c| {
+            let start = Position::from_fen("W:WK47,40:B9,12,33").unwrap();
+            let new = NewGame {
+                player_id: ALICE,
+                kind: GameKind::Daily,
+                day: &day,
+                level: Level::Intermediaire,
+                seed: 1,
+                start,
+                now_ms: 0,
+            };
+            games::create(c, new).unwrap()
+        });
+        let answer = site
+            .post(
+                "partie/jouer",
+                &[("game_id", &won.id), ("ply", "0"), ("mv", "47x26{9,12,33}"), ("think_ms", "1")],
+                &player(ALICE),
+            )
+            .await;
+        assert!(answer.game().score.is_some(), "won and scored");
+        let hidden = site.post("partie/revoir", &[("game_id", &won.id)], &player(BOB)).await;
+        assert_eq!((hidden.status, hidden.error()), (StatusCode::FORBIDDEN, AppError::HiddenUntilTomorrow));
+        assert_eq!(site.post("partie/revoir", &[("game_id", &won.id)], &player(ALICE)).await.status, StatusCode::OK);
+    });
+}
+
+#[test]
+fn a_rate_limited_request_gets_429_and_retry_after() {
+    on_runtime(async {
+        let limits = LimitsConfig { moves_per_player: 6, ..LimitsConfig::default() };
+        let site = TestSite::new(limits, "");
+        let alice = player(ALICE);
+        let game = site.new_game(&alice).await;
+        let first = site
+            .post("partie/jouer", &[("game_id", &game.id), ("ply", "0"), ("mv", "32-28"), ("think_ms", "1")], &alice)
+            .await
+            .game();
+        let mv = some_move(&first);
+        let refused = site
+            .post(
+                "partie/jouer",
+                &[("game_id", &game.id), ("ply", &ply(&first)), ("mv", &mv), ("think_ms", "1")],
+                &alice,
+            )
+            .await;
+        assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS, "{}", refused.body);
+        let retry: u64 = refused.headers[header::RETRY_AFTER].to_str().unwrap().parse().unwrap();
+        assert!((1..=10).contains(&retry), "six a minute: one every ten seconds, not {retry}");
+        assert_eq!(refused.error(), AppError::RateLimited { retry_after_s: retry });
+        assert_eq!(site.rows()[2], 2, "the refused move was not stored");
+    });
 }
 
 /// 50 players behind one proxy: each is told apart by the address the
 /// proxy forwards, so none is refused; the same headers from a peer that is
 /// not a trusted proxy are ignored, so those 50 share one address's limit.
-#[tokio::test]
-async fn players_behind_a_trusted_proxy_are_told_apart() {
-    let limits = LimitsConfig { moves_per_address: 60, games_per_address: 150, ..LimitsConfig::default() };
-    let site = TestSite::new(limits, "10.0.0.1, 10.0.0.0/30");
-    let behind = |i: usize, peer: &'static str| Sender {
-        player: Some(format!("00000000-0000-4000-8000-{i:012}")),
-        peer: Some(peer),
-        headers: vec![("x-forwarded-for", format!("198.51.100.{}, 10.0.0.2", i % 50 + 1))],
-    };
-    // Starts a game with a first move, then plays two more; returns how
-    // many requests were refused for the rate.
-    let play_three_moves = |from: Sender| {
-        let site = &site;
-        async move {
-            let mut answer =
-                site.post("partie/commencer", &[("kind", "Free"), ("level", "Debutant"), ("mv", "32-28")], &from).await;
-            for _ in 0..2 {
-                if answer.status != StatusCode::OK {
-                    break;
+#[test]
+fn players_behind_a_trusted_proxy_are_told_apart() {
+    on_runtime(async {
+        let limits = LimitsConfig { moves_per_address: 60, games_per_address: 150, ..LimitsConfig::default() };
+        let site = TestSite::new(limits, "10.0.0.1, 10.0.0.0/30");
+        let behind = |i: usize, peer: &'static str| Sender {
+            player: Some(format!("00000000-0000-4000-8000-{i:012}")),
+            peer: Some(peer),
+            headers: vec![("x-forwarded-for", format!("198.51.100.{}, 10.0.0.2", i % 50 + 1))],
+        };
+        // Starts a game with a first move, then plays two more; returns how
+        // many requests were refused for the rate.
+        let play_three_moves = |from: Sender| {
+            let site = &site;
+            async move {
+                let mut answer = site
+                    .post("partie/commencer", &[("kind", "Free"), ("level", "Debutant"), ("mv", "32-28")], &from)
+                    .await;
+                for _ in 0..2 {
+                    if answer.status != StatusCode::OK {
+                        break;
+                    }
+                    let game = answer.game();
+                    let form = [
+                        ("game_id", game.id.as_str()),
+                        ("ply", &ply(&game)),
+                        ("mv", &some_move(&game)),
+                        ("think_ms", "1"),
+                    ];
+                    answer = site.post("partie/jouer", &form, &from).await;
                 }
-                let game = answer.game();
-                let form =
-                    [("game_id", game.id.as_str()), ("ply", &ply(&game)), ("mv", &some_move(&game)), ("think_ms", "1")];
-                answer = site.post("partie/jouer", &form, &from).await;
+                match answer.status {
+                    StatusCode::OK => 0,
+                    StatusCode::TOO_MANY_REQUESTS => 1,
+                    other => panic!("{other}: {}", answer.body),
+                }
             }
-            match answer.status {
-                StatusCode::OK => 0,
-                StatusCode::TOO_MANY_REQUESTS => 1,
-                other => panic!("{other}: {}", answer.body),
-            }
+        };
+        let mut trusted_refusals = 0;
+        for i in 0..50 {
+            trusted_refusals += play_three_moves(behind(i, "10.0.0.1")).await;
         }
-    };
-    let mut trusted_refusals = 0;
-    for i in 0..50 {
-        trusted_refusals += play_three_moves(behind(i, "10.0.0.1")).await;
-    }
-    assert_eq!(trusted_refusals, 0, "every player behind the proxy played");
-    assert_eq!(site.rows()[1], 50, "50 games");
-    assert_eq!(site.rows()[2], 50 * 6, "three moves each, and the computer's answers");
+        assert_eq!(trusted_refusals, 0, "every player behind the proxy played");
+        assert_eq!(site.rows()[1], 50, "50 games");
+        assert_eq!(site.rows()[2], 50 * 6, "three moves each, and the computer's answers");
 
-    let mut untrusted_refusals = 0;
-    for i in 50..100 {
-        untrusted_refusals += play_three_moves(behind(i, "203.0.113.9")).await;
-    }
-    assert!(untrusted_refusals > 0, "one address: its limit applies to all 50");
+        let mut untrusted_refusals = 0;
+        for i in 50..100 {
+            untrusted_refusals += play_three_moves(behind(i, "203.0.113.9")).await;
+        }
+        assert!(untrusted_refusals > 0, "one address: its limit applies to all 50");
 
-    // A TLS proxy's word makes the cookie Secure; anyone else's does not.
-    let https = |peer: &'static str| Sender {
-        peer: Some(peer),
-        headers: vec![("x-forwarded-proto", "https".into())],
-        ..Sender::default()
-    };
-    let cookie = |a: &Answer| a.headers[header::SET_COOKIE].to_str().unwrap().to_string();
-    assert!(cookie(&site.get("/", &https("10.0.0.1")).await).ends_with("; Secure"));
-    assert!(!cookie(&site.get("/", &https("203.0.113.9")).await).contains("Secure"));
+        // A TLS proxy's word makes the cookie Secure; anyone else's does not.
+        let https = |peer: &'static str| Sender {
+            peer: Some(peer),
+            headers: vec![("x-forwarded-proto", "https".into())],
+            ..Sender::default()
+        };
+        let cookie = |a: &Answer| a.headers[header::SET_COOKIE].to_str().unwrap().to_string();
+        assert!(cookie(&site.get("/", &https("10.0.0.1")).await).ends_with("; Secure"));
+        assert!(!cookie(&site.get("/", &https("203.0.113.9")).await).contains("Secure"));
+    });
 }
 
-#[tokio::test]
-async fn page_views_store_nothing() {
-    let site = TestSite::new(LimitsConfig::default(), "");
-    let game = site.new_game(&player(ALICE)).await;
-    let over = site.post("partie/abandonner", &[("game_id", &game.id)], &player(ALICE)).await.game();
-    let before = site.rows();
-    assert_eq!(before, [1, 1, 0, 0]);
-    let home = site.get("/", &Sender::default()).await;
-    assert!(home.headers.contains_key(header::SET_COOKIE), "the home page gives a cookie, and stores nothing");
-    let replay = format!("/partie/{}", over.id);
-    let pages = [
-        "/",
-        "/partie-libre",
-        "/partie-libre?niveau=Fort",
-        "/classement",
-        "/classement?niveau=Fort",
-        "/regles",
-        replay.as_str(),
-    ];
-    for page in pages {
-        let first = site.get(page, &Sender::default()).await;
-        assert_eq!(first.status, StatusCode::OK, "{page}");
-        for _ in 1..1_000 {
-            site.get(page, &Sender::default()).await;
+#[test]
+fn page_views_store_nothing() {
+    on_runtime(async {
+        let site = TestSite::new(LimitsConfig::default(), "");
+        let game = site.new_game(&player(ALICE)).await;
+        let over = site.post("partie/abandonner", &[("game_id", &game.id)], &player(ALICE)).await.game();
+        let before = site.rows();
+        assert_eq!(before, [1, 1, 0, 0]);
+        let home = site.get("/", &Sender::default()).await;
+        assert!(home.headers.contains_key(header::SET_COOKIE), "the home page gives a cookie, and stores nothing");
+        let replay = format!("/partie/{}", over.id);
+        let pages = [
+            "/",
+            "/partie-libre",
+            "/partie-libre?niveau=Fort",
+            "/classement",
+            "/classement?niveau=Fort",
+            "/regles",
+            replay.as_str(),
+        ];
+        for page in pages {
+            let first = site.get(page, &Sender::default()).await;
+            assert_eq!(first.status, StatusCode::OK, "{page}");
+            for _ in 1..1_000 {
+                site.get(page, &Sender::default()).await;
+            }
+            assert_eq!(site.rows(), before, "1,000 views of {page} stored nothing");
         }
-        assert_eq!(site.rows(), before, "1,000 views of {page} stored nothing");
-    }
+    });
 }
