@@ -11,30 +11,8 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not};
 /// step towards Black's side (up) is a right shift and a step towards White's
 /// side a left shift, by `G::PER_ROW` or one more; a step off the left or
 /// right edge lands on a ghost bit, which is never part of a valid set.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Bitboard<G: Geometry = Ten>(pub(crate) G::Word);
-
-impl<G: Geometry> Clone for Bitboard<G> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<G: Geometry> Copy for Bitboard<G> {}
-impl<G: Geometry> PartialEq for Bitboard<G> {
-    fn eq(&self, other: &Self) -> bool {
-        self.0 == other.0
-    }
-}
-impl<G: Geometry> Eq for Bitboard<G> {}
-impl<G: Geometry> std::hash::Hash for Bitboard<G> {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.0.hash(state)
-    }
-}
-impl<G: Geometry> Default for Bitboard<G> {
-    fn default() -> Self {
-        Bitboard::EMPTY
-    }
-}
 
 impl<G: Geometry> Bitboard<G> {
     /// No square.
@@ -124,13 +102,8 @@ pub(crate) fn single_bits<W: Word>(mut bits: W) -> impl Iterator<Item = W> {
 }
 
 /// Iterator over the squares of a [`Bitboard`], lowest number first.
+#[derive(Clone)]
 pub struct Squares<G: Geometry = Ten>(G::Word);
-
-impl<G: Geometry> Clone for Squares<G> {
-    fn clone(&self) -> Self {
-        Squares(self.0)
-    }
-}
 
 impl<G: Geometry> Iterator for Squares<G> {
     type Item = Square<G>;

@@ -70,6 +70,7 @@ impl<G: Geometry> std::error::Error for GameError<G> {}
 /// The moves of a game from its start position, with the counters the draw
 /// rules need and the outcome once there is one. Without a parameter, a game
 /// on the 10×10 board.
+#[derive(Clone)]
 pub struct Game<G: Geometry = Ten> {
     start: Position<G>,
     moves: Vec<Move<G>>,
@@ -82,21 +83,6 @@ pub struct Game<G: Geometry = Ten> {
     /// come back after that), for the repetition rule.
     since_progress: Vec<Position<G>>,
     outcome: Option<Outcome>,
-}
-
-impl<G: Geometry> Clone for Game<G> {
-    fn clone(&self) -> Self {
-        Game {
-            start: self.start,
-            moves: self.moves.clone(),
-            position: self.position,
-            king_only_plies: self.king_only_plies,
-            moves_by_white: self.moves_by_white,
-            moves_by_black: self.moves_by_black,
-            since_progress: self.since_progress.clone(),
-            outcome: self.outcome,
-        }
-    }
 }
 
 impl<G: Geometry> PartialEq for Game<G> {

@@ -124,106 +124,68 @@ pub trait Geometry: Copy + Eq + Hash + Debug + Default + Send + Sync + 'static {
     }
 }
 
-/// Bits of the squares `first..=last` in the layout of a board of `size`.
-const fn bits_u64(size: u32, first: u32, last: u32) -> u64 {
-    let mut bits = 0u64;
-    let mut n = first;
-    while n <= last {
-        let i = n - 1;
-        bits |= 1 << (i + i / size);
-        n += 1;
-    }
-    bits
-}
-
-const fn bits_u128(size: u32, first: u32, last: u32) -> u128 {
-    let mut bits = 0u128;
-    let mut n = first;
-    while n <= last {
-        let i = n - 1;
-        bits |= 1 << (i + i / size);
-        n += 1;
-    }
-    bits
-}
-
-/// Bits of the listed squares on a board of `size`.
-const fn list_u64(size: u32, squares: &[u8]) -> u64 {
-    let mut bits = 0u64;
-    let mut k = 0;
-    while k < squares.len() {
-        let i = squares[k] as u32 - 1;
-        bits |= 1 << (i + i / size);
-        k += 1;
-    }
-    bits
-}
-
-const fn list_u128(size: u32, squares: &[u8]) -> u128 {
-    let mut bits = 0u128;
-    let mut k = 0;
-    while k < squares.len() {
-        let i = squares[k] as u32 - 1;
-        bits |= 1 << (i + i / size);
-        k += 1;
-    }
-    bits
-}
-
-/// Each row's squares on a board of `size`.
-const fn rows_u64(size: u32) -> [u64; 12] {
-    let mut rows = [0u64; 12];
-    let per_row = size / 2;
-    let mut r = 0;
-    while r < size {
-        rows[r as usize] = bits_u64(size, r * per_row + 1, (r + 1) * per_row);
-        r += 1;
-    }
-    rows
-}
-
-const fn rows_u128(size: u32) -> [u128; 12] {
-    let mut rows = [0u128; 12];
-    let per_row = size / 2;
-    let mut r = 0;
-    while r < size {
-        rows[r as usize] = bits_u128(size, r * per_row + 1, (r + 1) * per_row);
-        r += 1;
-    }
-    rows
-}
-
-const fn row_bits_u64(rows: [u64; 12]) -> [u64; 4] {
-    let mut masks = [0u64; 4];
-    let mut r = 0;
-    while r < 12 {
-        let mut k = 0;
-        while k < 4 {
-            if r & (1 << k) != 0 {
-                masks[k] |= rows[r];
+/// The constant masks of a board, for one word type: `const fn` cannot be
+/// generic over the word, so the macro writes them once for `u64` and once
+/// for `u128`.
+macro_rules! masks {
+    ($word:ty, $bits:ident, $list:ident, $rows:ident, $row_bits:ident) => {
+        /// Bits of the squares `first..=last` on a board of `size`.
+        const fn $bits(size: u32, first: u32, last: u32) -> $word {
+            let mut bits: $word = 0;
+            let mut n = first;
+            while n <= last {
+                let i = n - 1;
+                bits |= 1 << (i + i / size);
+                n += 1;
             }
-            k += 1;
+            bits
         }
-        r += 1;
-    }
-    masks
+
+        /// Bits of the listed squares on a board of `size`.
+        const fn $list(size: u32, squares: &[u8]) -> $word {
+            let mut bits: $word = 0;
+            let mut k = 0;
+            while k < squares.len() {
+                let i = squares[k] as u32 - 1;
+                bits |= 1 << (i + i / size);
+                k += 1;
+            }
+            bits
+        }
+
+        /// Each row's squares on a board of `size`.
+        const fn $rows(size: u32) -> [$word; 12] {
+            let mut rows: [$word; 12] = [0; 12];
+            let per_row = size / 2;
+            let mut r = 0;
+            while r < size {
+                rows[r as usize] = $bits(size, r * per_row + 1, (r + 1) * per_row);
+                r += 1;
+            }
+            rows
+        }
+
+        /// The squares whose row number has bit `k` set, for each `k`.
+        const fn $row_bits(rows: [$word; 12]) -> [$word; 4] {
+            let mut masks: [$word; 4] = [0; 4];
+            let mut r = 0;
+            while r < 12 {
+                let mut k = 0;
+                while k < 4 {
+                    if r & (1 << k) != 0 {
+                        masks[k] |= rows[r];
+                    }
+                    k += 1;
+                }
+                r += 1;
+            }
+            masks
+        }
+    };
 }
 
-const fn row_bits_u128(rows: [u128; 12]) -> [u128; 4] {
-    let mut masks = [0u128; 4];
-    let mut r = 0;
-    while r < 12 {
-        let mut k = 0;
-        while k < 4 {
-            if r & (1 << k) != 0 {
-                masks[k] |= rows[r];
-            }
-            k += 1;
-        }
-        r += 1;
-    }
-    masks
-}
+masks!(u64, bits_u64, list_u64, rows_u64, row_bits_u64);
+masks!(u128, bits_u128, list_u128, rows_u128, row_bits_u128);
 
 /// The 8×8 board: English, Russian and Brazilian draughts.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]

@@ -17,6 +17,7 @@ use std::fmt;
 /// step-by-step input.
 ///
 /// [`Position::capture_paths`]: super::Position::capture_paths
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move<G: Geometry = Ten> {
     pub from: Square<G>,
     pub to: Square<G>,
@@ -26,26 +27,6 @@ pub struct Move<G: Geometry = Ten> {
     pub crowned_in_passing: bool,
 }
 
-impl<G: Geometry> Clone for Move<G> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<G: Geometry> Copy for Move<G> {}
-impl<G: Geometry> PartialEq for Move<G> {
-    fn eq(&self, other: &Self) -> bool {
-        self.from == other.from
-            && self.to == other.to
-            && self.captured == other.captured
-            && self.crowned_in_passing == other.crowned_in_passing
-    }
-}
-impl<G: Geometry> Eq for Move<G> {}
-impl<G: Geometry> std::hash::Hash for Move<G> {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        (self.from, self.to, self.captured, self.crowned_in_passing).hash(state)
-    }
-}
 impl<G: Geometry> fmt::Debug for Move<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Move({})", self.long_form())

@@ -7,40 +7,13 @@ use super::{Bitboard, Color, Move, Piece, Role, Rules, Square};
 use std::fmt;
 
 /// Pieces on the board and the side to move, not yet checked.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Setup<G: Geometry = Ten> {
     pub white: Bitboard<G>,
     pub black: Bitboard<G>,
     /// Which of the pieces above are kings.
     pub kings: Bitboard<G>,
     pub turn: Option<Color>,
-}
-
-impl<G: Geometry> Clone for Setup<G> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<G: Geometry> Copy for Setup<G> {}
-impl<G: Geometry> PartialEq for Setup<G> {
-    fn eq(&self, o: &Self) -> bool {
-        (self.white, self.black, self.kings, self.turn) == (o.white, o.black, o.kings, o.turn)
-    }
-}
-impl<G: Geometry> Eq for Setup<G> {}
-impl<G: Geometry> fmt::Debug for Setup<G> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Setup")
-            .field("white", &self.white)
-            .field("black", &self.black)
-            .field("kings", &self.kings)
-            .field("turn", &self.turn)
-            .finish()
-    }
-}
-impl<G: Geometry> Default for Setup<G> {
-    fn default() -> Self {
-        Setup { white: Bitboard::EMPTY, black: Bitboard::EMPTY, kings: Bitboard::EMPTY, turn: None }
-    }
 }
 
 /// Why a [`Setup`] is not a position. Squares are given by number.
@@ -84,6 +57,7 @@ impl std::error::Error for PositionError {}
 /// rules it is played under. Copying it is cheap (32 bytes on the 8×8 and
 /// 10×10 boards), so moves are played by copy-make. Without a parameter, a
 /// position on the 10×10 board.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position<G: Geometry = Ten> {
     pub(crate) white: Bitboard<G>,
     pub(crate) black: Bitboard<G>,
@@ -92,27 +66,6 @@ pub struct Position<G: Geometry = Ten> {
     pub(crate) rules: PackedRules,
 }
 
-impl<G: Geometry> Clone for Position<G> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<G: Geometry> Copy for Position<G> {}
-impl<G: Geometry> PartialEq for Position<G> {
-    fn eq(&self, o: &Self) -> bool {
-        self.white == o.white
-            && self.black == o.black
-            && self.kings == o.kings
-            && self.turn == o.turn
-            && self.rules == o.rules
-    }
-}
-impl<G: Geometry> Eq for Position<G> {}
-impl<G: Geometry> std::hash::Hash for Position<G> {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        (self.white, self.black, self.kings, self.turn, self.rules).hash(state)
-    }
-}
 impl<G: Geometry> fmt::Debug for Position<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Position({} {})", self.rules(), self.to_fen())

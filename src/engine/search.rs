@@ -612,40 +612,30 @@ const fn splitmix64(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Random keys for (piece kind, bit) and the side to move, fixed at compile
-/// time so every build hashes alike.
-static KEYS: [[u64; 64]; 4] = {
-    let mut keys = [[0u64; 64]; 4];
-    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+/// Random keys for (piece kind, bit), `BITS` bits, from `seed`.
+const fn piece_keys<const BITS: usize>(seed: u64) -> [[u64; BITS]; 4] {
+    let mut keys = [[0u64; BITS]; 4];
+    let mut state = seed;
     let mut kind = 0;
     while kind < 4 {
         let mut bit = 0;
-        while bit < 64 {
+        while bit < BITS {
             keys[kind][bit] = splitmix64(&mut state);
             bit += 1;
         }
         kind += 1;
     }
     keys
-};
+}
+
+/// Random keys for (piece kind, bit) and the side to move, fixed at compile
+/// time so every build hashes alike: the 8×8 and 10×10 boards'.
+static KEYS: [[u64; 64]; 4] = piece_keys(0x9E37_79B9_7F4A_7C15);
 const BLACK_TO_MOVE: u64 = 0xD1B5_4A32_D192_ED03;
 
-/// The same for the 12×12 board, whose squares reach bit 76 (the 64 bits
-/// above serve the 8×8 and 10×10 boards and stay as they are).
-static WIDE_KEYS: [[u64; 128]; 4] = {
-    let mut keys = [[0u64; 128]; 4];
-    let mut state: u64 = 0x3C6E_F372_FE94_F82B;
-    let mut kind = 0;
-    while kind < 4 {
-        let mut bit = 0;
-        while bit < 128 {
-            keys[kind][bit] = splitmix64(&mut state);
-            bit += 1;
-        }
-        kind += 1;
-    }
-    keys
-};
+/// The same for the 12×12 board, whose squares reach bit 76 (the keys
+/// above stay as they are: international play depends on them).
+static WIDE_KEYS: [[u64; 128]; 4] = piece_keys(0x3C6E_F372_FE94_F82B);
 
 /// The key of a piece kind on a bit of a board of geometry `G`.
 #[inline(always)]

@@ -10,36 +10,22 @@ use std::marker::PhantomData;
 /// top-left playable square on Black's side, `G::SQUARES` the bottom-right
 /// one on White's side, `G::PER_ROW` squares per row, row by row from
 /// Black's side. Without a parameter, a square of the 10×10 board.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Square<G: Geometry = Ten>(u8, PhantomData<G>);
 
-// Derived impls would ask the same of `G`; a square is a number.
-impl<G: Geometry> Clone for Square<G> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<G: Geometry> Copy for Square<G> {}
-impl<G: Geometry> PartialEq for Square<G> {
-    fn eq(&self, other: &Self) -> bool {
-        self.0 == other.0
-    }
-}
-impl<G: Geometry> Eq for Square<G> {}
+// Squares order by number (a derived order would ask it of the board type).
 impl<G: Geometry> PartialOrd for Square<G> {
     fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
         Some(self.cmp(other))
     }
 }
+
 impl<G: Geometry> Ord for Square<G> {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
         self.0.cmp(&other.0)
     }
 }
-impl<G: Geometry> std::hash::Hash for Square<G> {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.0.hash(state)
-    }
-}
+
 impl<G: Geometry> fmt::Debug for Square<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Square({})", self.0)
