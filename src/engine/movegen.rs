@@ -291,7 +291,7 @@ fn promotion_row<G: Geometry>(color: Color) -> G::Word {
 
 /// Whether a man of `color` may capture along `d`: forwards always,
 /// backwards when the rules say so (a constant for the presets, so the test
-/// folds away).
+/// folds away for them).
 #[inline(always)]
 fn man_captures_along<M: MoveRules>(m: M, color: Color, d: Direction) -> bool {
     m.men_back() || d.is_forward_for(color)
@@ -325,17 +325,31 @@ impl<G: Geometry, M: MoveRules> Sides<G, M> {
     }
 
     /// Men that have a capture in some direction they may capture in.
+    /// Written out direction by direction: a loop over directions with a
+    /// rule inside is not unrolled, and this runs at every node.
     #[inline(always)]
     fn capturing_men(&self) -> G::Word {
-        let mut found = G::Word::ZERO;
-        for d in Direction::ALL {
-            if !man_captures_along(self.rules, self.turn, d) {
-                continue;
+        let (ahead, behind) = match self.turn {
+            Color::White => {
+                ([Direction::NorthWest, Direction::NorthEast], [Direction::SouthWest, Direction::SouthEast])
             }
-            let back = d.opposite();
-            found |= back.shift::<G>(back.shift::<G>(self.empty) & self.them);
+            Color::Black => {
+                ([Direction::SouthWest, Direction::SouthEast], [Direction::NorthWest, Direction::NorthEast])
+            }
+        };
+        let mut found = self.jumpers(ahead[0]) | self.jumpers(ahead[1]);
+        if self.rules.men_back() {
+            found |= self.jumpers(behind[0]) | self.jumpers(behind[1]);
         }
         found & self.men
+    }
+
+    /// The squares from which a piece could jump an enemy piece along `d`
+    /// to an empty square.
+    #[inline(always)]
+    fn jumpers(&self, d: Direction) -> G::Word {
+        let back = d.opposite();
+        back.shift::<G>(back.shift::<G>(self.empty) & self.them)
     }
 
     /// Whether some piece can capture.
@@ -360,10 +374,11 @@ impl<G: Geometry, M: MoveRules> Sides<G, M> {
         if !flying {
             // Kings that step one square capture like men in all four
             // directions: one bitwise test per direction.
-            return Direction::ALL.into_iter().any(|d| {
-                let back = d.opposite();
-                back.shift::<G>(back.shift::<G>(self.empty) & self.them) & self.kings != G::Word::ZERO
-            });
+            let jumpers = self.jumpers(Direction::NorthWest)
+                | self.jumpers(Direction::NorthEast)
+                | self.jumpers(Direction::SouthWest)
+                | self.jumpers(Direction::SouthEast);
+            return jumpers & self.kings != G::Word::ZERO;
         }
         single_bits(self.kings).any(|king| {
             Direction::ALL.into_iter().any(|d| {
