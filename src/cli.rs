@@ -69,15 +69,6 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Option<
     })
 }
 
-/// `start` or a FEN.
-pub fn parse_position(text: &str) -> Result<Position, UsageError> {
-    if text == "start" {
-        Ok(Position::start())
-    } else {
-        Position::from_fen(text).map_err(|e| UsageError(format!("bad FEN {text:?}: {e}")))
-    }
-}
-
 /// `start` or a FEN, under `rules`.
 fn parse_any_position(text: &str, rules: Rules) -> Result<AnyPosition, UsageError> {
     if text == "start" {
@@ -336,7 +327,8 @@ fn hub_command(args: &[String]) -> Result<i32, UsageError> {
     Ok(0)
 }
 
-/// The 81 two-ply openings from the start, in a seeded order: each is
+/// The two-ply openings from the start (81 in international draughts, 49 in
+/// English), in a seeded order: each is
 /// played twice, once with each level as White.
 fn openings<G: Geometry>(start: Position<G>, seed: u64) -> Vec<Game<G>> {
     let mut games = Vec::new();

@@ -8,6 +8,7 @@ use super::input::MoveOptions;
 use super::panel::{Facts, GameButtons, MoveList, PdnExport, StatusLine, TypedMoveForm, WinPanel};
 use crate::engine::bot::Level;
 use crate::engine::{Color, DrawReason, Game, Move, Outcome, WinReason};
+use crate::protocol::game::stored_game_start;
 use crate::protocol::{AppError, GameKind, GameView};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -137,7 +138,7 @@ pub fn status_text(
 #[island]
 pub fn GameScreen(initial: GameView) -> impl IntoView {
     let state = RwSignal::new(initial);
-    let game = Memo::new(move |_| state.with(|v| v.replay().unwrap_or_else(|_| Game::default())));
+    let game = Memo::new(move |_| state.with(|v| v.replay().unwrap_or_else(|_| Game::new(stored_game_start()))));
     let pending = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
     let announce = RwSignal::new(String::new());

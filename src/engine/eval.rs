@@ -31,7 +31,7 @@ pub const RUNAWAY: [i32; 3] = [0, 60, 25];
 /// Per square a king can move to: active kings win endgames.
 pub const KING_MOBILITY: i32 = 2;
 /// When ahead, each ply without a man move or capture costs this much, so
-/// that the side ahead makes progress instead of drifting into the 25-move
+/// that the side ahead makes progress instead of drifting into the no-progress
 /// draw.
 pub const SHUFFLE_PENALTY: i32 = 2;
 /// Below this share of the pieces the game starts with (two in five: 16 of
@@ -39,7 +39,8 @@ pub const SHUFFLE_PENALTY: i32 = 2;
 const GUARD_MIN_SHARE: (u32, u32) = (2, 5);
 
 /// The score of `pos` for the side to move. `king_only_plies` is the
-/// 25-move rule's count, which makes a won position worth less the longer
+/// no-progress count (25 moves each in international draughts), which makes
+/// a won position worth less the longer
 /// it shuffles.
 pub fn evaluate<G: Geometry>(pos: &Position<G>, king_only_plies: u32) -> i32 {
     let white = side_score(pos, Color::White);

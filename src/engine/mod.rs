@@ -1,4 +1,5 @@
-//! The rules of international draughts (FMJD) and the computer opponent.
+//! The rules of draughts, international (FMJD), English, Russian, Brazilian
+//! and any custom mix, on boards of 8, 10 and 12, and the computer opponent.
 //!
 //! This module is the only place that knows the rules. It uses no web crate,
 //! no clock, no threads and no I/O, so the server and the browser (wasm32)

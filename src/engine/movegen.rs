@@ -205,6 +205,11 @@ impl<G: Geometry> Position<G> {
         })
     }
 
+    /// Whether the side to move can capture (whether or not it must).
+    pub fn can_capture(&self) -> bool {
+        with_move_rules!(self, |m| Sides::of(self, m).can_capture())
+    }
+
     /// Whether the side to move must capture.
     pub fn has_capture(&self) -> bool {
         with_move_rules!(self, |m| m.mandatory() && Sides::of(self, m).can_capture())

@@ -329,7 +329,10 @@ pub fn write_pdn<G: Geometry>(game: &Game<G>, tags: &[(&str, &str)], result: &st
     out.push('\n');
     let mut pos = *game.start();
     let mut line = String::new();
-    let black_first = pos.turn() == super::Color::Black;
+    // Move numbers count from the side the rules have start (Black in
+    // English draughts): a game set up with the other side to move starts
+    // with `1...`.
+    let black_first = pos.turn() != pos.rules().first;
     for (i, mv) in game.moves().iter().enumerate() {
         let ply = i + usize::from(black_first);
         if ply % 2 == 0 {
@@ -413,6 +416,7 @@ mod tests {
         game.play_text("22-18").unwrap();
         let text = write_pdn(&game, &[("Event", "test")], "*");
         assert!(text.contains("[GameType \"21\"]") && !text.contains("FEN") && !text.contains("[Rules"), "{text}");
+        assert!(text.contains("1. 11-15 22-18 *"), "Black opens move 1 in English draughts: {text}");
         let read = &parse_pdn(&text)[0];
         assert_eq!(read.rules(Rules::INTERNATIONAL), Ok(Rules::ENGLISH));
         assert_eq!(replay_with::<Eight>(read, Rules::ENGLISH).unwrap().moves(), game.moves());

@@ -263,7 +263,9 @@ impl Rules {
         if self.size != other.size {
             out.push(format!("size={}", self.size));
         }
-        if self.rows != other.rows {
+        // The text form gives a board its usual rows unless `rows` is
+        // written: write it whenever they are not the usual ones.
+        if self.rows != self.size.saturating_sub(2) / 2 {
             out.push(format!("rows={}", self.rows));
         }
         if self.first != other.first {
@@ -355,6 +357,18 @@ impl PackedRules {
     #[inline(always)]
     pub(crate) const fn flying(self) -> bool {
         self.0 & 2 != 0
+    }
+
+    /// A capture, when there is one, must be played.
+    #[inline(always)]
+    pub(crate) const fn mandatory(self) -> bool {
+        self.0 & 4 != 0
+    }
+
+    /// Only the longest captures are legal.
+    #[inline(always)]
+    pub(crate) const fn majority(self) -> bool {
+        self.0 & 8 != 0
     }
 
     /// Men each side starts with.
@@ -453,6 +467,35 @@ mod tests {
         assert_eq!(Rules::parse(&custom.to_string()).unwrap(), custom);
         assert_eq!(custom.preset(), None);
         assert_eq!(Rules::parse("russian,size=12,rows=5").unwrap().men_per_side(), 30);
+        // Unusual rows on another board survive the round trip.
+        let sparse = Rules::parse("english,size=10,rows=3").unwrap();
+        assert_eq!(Rules::parse(&sparse.to_string()).unwrap(), sparse, "{sparse}");
+    }
+
+    #[test]
+    fn every_rule_set_reads_back_from_its_text() {
+        for size in [8u8, 10, 12] {
+            for rows in 1..size / 2 {
+                for bits in 0..64u32 {
+                    for promotion in Promotion::ALL {
+                        let rules = Rules {
+                            size,
+                            rows,
+                            first: if bits & 1 != 0 { Color::Black } else { Color::White },
+                            men_back: bits & 2 != 0,
+                            flying: bits & 4 != 0,
+                            mandatory: bits & 8 != 0,
+                            majority: bits & 16 != 0,
+                            promotion,
+                            draw_moves: (bits * 3) as u8,
+                            repetition: bits & 32 != 0,
+                            move_limit: 0,
+                        };
+                        assert_eq!(Rules::parse(&rules.to_string()), Ok(rules), "{rules}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -107,7 +107,7 @@ struct Node<G: Geometry> {
     pos: Position<G>,
     /// Plies below the root.
     ply: usize,
-    /// The 25-move count: plies of king moves only since the last capture
+    /// The no-progress count: plies of king moves only since the last capture
     /// or man move.
     king_only: u32,
 }
@@ -319,7 +319,7 @@ impl<G: Geometry> Searcher<G> {
         }
 
         // The table next: a hit saves generating the moves at all. The
-        // 25-move count is part of the key, so that a king ending reached
+        // no-progress count is part of the key, so that a king ending reached
         // closer to the draw is not judged by an entry from farther away.
         let position_key = key;
         let key = table_key(key, king_only);
@@ -425,8 +425,9 @@ impl<G: Geometry> Searcher<G> {
         }
         let mut moves = MoveList::new();
         pos.captures_into(&mut moves);
-        let forced = !moves.is_empty();
-        if !forced && !pos.has_quiet_move() {
+        // Under optional-capture rules a capture is a choice, not a must.
+        let forced = !moves.is_empty() && pos.rules.mandatory();
+        if moves.is_empty() && !pos.has_quiet_move() {
             return -(WIN - ply as i32);
         }
         if let Some(score) = self.rule_draw(node) {
@@ -436,26 +437,39 @@ impl<G: Geometry> Searcher<G> {
             return evaluate(pos, king_only);
         }
         let mut best = -INFINITY;
+        let mut quiet_too = false;
         if !forced {
             let stand_pat = evaluate(pos, king_only);
             // Threatened, standing pat is only a guess: trust it when it is
             // already good enough, otherwise look for a defence. (The threat
             // is looked for last: it costs more than the evaluation.)
-            let threatened = || threat_ply < self.threat_plies && pos.with_turn(!pos.turn()).has_capture();
-            if stand_pat >= window.beta || !threatened() {
+            if stand_pat >= window.beta {
                 return stand_pat;
             }
+            let threatened = threat_ply < self.threat_plies && pos.with_turn(!pos.turn()).can_capture();
+            if threatened {
+                quiet_too = true;
+            } else if moves.is_empty() {
+                return stand_pat;
+            } else {
+                // Optional captures and no threat: standing pat is a score
+                // the side to move can have; the captures may do better.
+                best = stand_pat;
+                window.alpha = window.alpha.max(stand_pat);
+            }
         }
-        let next_threat_ply = if forced { threat_ply } else { threat_ply + 1 };
+        let next_threat_ply = if quiet_too { threat_ply + 1 } else { threat_ply };
         let mut scores = Scores::new();
-        // Captures are tried as generated: the majority rule leaves only
-        // captures of the same size, so there is nothing to order them by.
-        if !forced {
-            pos.quiet_moves_into(&mut moves);
+        if quiet_too {
+            pos.legal_moves_into(&mut moves);
             self.score_moves(&moves, None, ply, &mut scores);
+        } else if !pos.rules.majority() {
+            // Under the majority rule the captures are all of one size;
+            // otherwise the longest are tried first.
+            moves.sort_by_key(|m| std::cmp::Reverse(m.capture_count()));
         }
         let mut tried = 0;
-        while let Some(mv) = if forced { moves.get(tried).copied() } else { next_best(&mut moves, &mut scores) } {
+        while let Some(mv) = if quiet_too { next_best(&mut moves, &mut scores) } else { moves.get(tried).copied() } {
             tried += 1;
             let score = -self.quiescence(node.child(&mv), window.flipped(), next_threat_ply);
             if self.aborted {

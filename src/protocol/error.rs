@@ -110,6 +110,12 @@ impl FromServerFnError for AppError {
         match value {
             ServerFnErrorErr::Args(why) | ServerFnErrorErr::Deserialization(why) => AppError::BadRequest(why),
             ServerFnErrorErr::MissingArg(arg) => AppError::BadRequest(format!("champ manquant : {arg}")),
+            // On the server, anything else is the server's own failure (an
+            // answer it could not encode); in the browser, a request that
+            // got no readable answer.
+            #[cfg(feature = "ssr")]
+            _ => AppError::Internal,
+            #[cfg(not(feature = "ssr"))]
             other => AppError::Transport(other.to_string()),
         }
     }

@@ -10,6 +10,11 @@ use crate::engine::{parse_long_form, Game, Outcome, Position, Rules, WinReason};
 /// draughts with the daily challenge's draw rules (the 25-move rule and the
 /// 150-move limit, no repetition rule).
 pub const STORED_GAME_RULES: Rules = Rules::DAILY;
+
+/// The start position of a stored game.
+pub fn stored_game_start() -> Position {
+    Position::start().with_rules(STORED_GAME_RULES).expect("the stored games' rules are for 10×10")
+}
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

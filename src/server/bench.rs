@@ -92,7 +92,10 @@ pub async fn run(out: &mut dyn Write) -> Result<(), Box<dyn std::error::Error>> 
     // intermediaire (the first seed whose game lasts that long).
     let game = (1..)
         .map(|white_seed| {
-            let mut game = Game::default();
+            // Under the rules stored games are played by, which
+            // verification replays them with.
+            let start = crate::protocol::game::stored_game_start();
+            let mut game = Game::new(start);
             while !game.is_over() && game.moves().len() < LONG_GAME_PLIES {
                 let seed = if game.turn() == crate::engine::Color::White { white_seed } else { 99 };
                 let mv = bot::reply(&game, Level::Intermediaire, seed).expect("a move").mv;

@@ -386,9 +386,9 @@ fn page_views_store_nothing() {
         let pages = [
             "/",
             "/partie-libre",
-            "/partie-libre?niveau=Fort",
+            "/partie-libre?niveau=fort",
             "/classement",
-            "/classement?niveau=Fort",
+            "/classement?niveau=fort",
             "/regles",
             replay.as_str(),
         ];

@@ -1,9 +1,13 @@
 //! Who is asking: the client's address and whether it came over HTTPS. Behind
 //! a reverse proxy every connection comes from the proxy, so the proxy's
-//! `Forwarded` (RFC 7239) or `X-Forwarded-For` / `X-Forwarded-Proto` headers
+//! `X-Forwarded-For` / `X-Forwarded-Proto` or `Forwarded` (RFC 7239) headers
 //! are read — but only when the connection comes from a proxy the operator
 //! trusts (`DAMES_TRUSTED_PROXIES`); from anyone else they are ignored, or a
 //! client could claim any address and dodge the rate limits.
+//!
+//! `X-Forwarded-For` wins when both are present: nginx and Caddy set it and
+//! pass a client's own `Forwarded` header through untouched, so a
+//! `Forwarded` next to it may be the client's invention.
 
 use axum::extract::{ConnectInfo, Request};
 use axum::http::HeaderMap;
@@ -59,16 +63,17 @@ pub fn client_of(peer: IpAddr, headers: &HeaderMap, trusted: &TrustedProxies) ->
     let hops = forwarded_hops(headers);
     // Walking back from the nearest hop, the first address that is not a
     // trusted proxy is the client; everything left of it could be forged.
-    let mut client = Client { address: peer, https: false };
+    // The scheme, though, is the trusted proxy's word about the client's
+    // connection, whichever hop turns out to be the client.
+    let proto_https = hops.iter().any(|h| h.https);
+    let mut client = Client { address: peer, https: proto_https };
     for hop in hops.iter().rev() {
         let Some(address) = hop.address else {
             // An obfuscated or unreadable hop: nothing beyond it can be
-            // placed, so the last known proxy stands for the client (over
-            // the scheme that hop reports).
-            client.https |= hop.https;
+            // placed, so the last known proxy stands for the client.
             break;
         };
-        client = Client { address, https: hop.https };
+        client.address = address;
         if !trusted.contains(address) {
             break;
         }
@@ -83,8 +88,8 @@ struct Hop {
     https: bool,
 }
 
-/// The hops from `Forwarded` if present, else from `X-Forwarded-For`
-/// (with `X-Forwarded-Proto` saying the client's scheme).
+/// The hops from `X-Forwarded-For` (with `X-Forwarded-Proto` saying the
+/// client's scheme) if present, else from `Forwarded`.
 fn forwarded_hops(headers: &HeaderMap) -> Vec<Hop> {
     let values = |name: &str| -> Vec<String> {
         headers
@@ -95,8 +100,9 @@ fn forwarded_hops(headers: &HeaderMap) -> Vec<Hop> {
             .map(|s| s.trim().to_string())
             .collect()
     };
+    let forwarded_for = values("x-forwarded-for");
     let forwarded = values("forwarded");
-    if !forwarded.is_empty() {
+    if forwarded_for.is_empty() && !forwarded.is_empty() {
         return forwarded.iter().map(|element| forwarded_element(element)).collect();
     }
     let proto_https = values("x-forwarded-proto").first().is_some_and(|p| p.eq_ignore_ascii_case("https"));
@@ -222,13 +228,14 @@ mod tests {
     }
 
     #[test]
-    fn forwarded_wins_over_x_forwarded_for_and_carries_the_scheme() {
+    fn forwarded_serves_when_alone_and_carries_the_scheme() {
         let t = TrustedProxies::parse("10.0.0.0/8").unwrap();
-        let h = headers(&[
-            ("forwarded", "for=\"[2001:db8:cafe::17]:4711\";proto=https, for=10.0.0.7;proto=http"),
-            ("x-forwarded-for", "9.9.9.9"),
-        ]);
+        let h = headers(&[("forwarded", "for=\"[2001:db8:cafe::17]:4711\";proto=https, for=10.0.0.7;proto=http")]);
         assert_eq!(client_of(ip("10.0.0.1"), &h, &t), Client { address: ip("2001:db8:cafe::17"), https: true });
+        // Beside X-Forwarded-For (which nginx and Caddy set, passing the
+        // client's own Forwarded through), a Forwarded header is ignored.
+        let h = headers(&[("forwarded", "for=6.6.6.6"), ("x-forwarded-for", "198.51.100.7")]);
+        assert_eq!(client_of(ip("10.0.0.1"), &h, &t).address, ip("198.51.100.7"));
         let h = headers(&[("Forwarded", "For=192.0.2.60:8080;Proto=http")]);
         assert_eq!(client_of(ip("10.0.0.1"), &h, &t), Client { address: ip("192.0.2.60"), https: false });
         // An obfuscated hop: the nearest proxy stands for the client.
@@ -245,6 +252,10 @@ mod tests {
         assert!(client_of(ip("127.0.0.1"), &h, &t).https);
         let h = headers(&[("x-forwarded-for", "198.51.100.7"), ("x-forwarded-proto", "http")]);
         assert!(!client_of(ip("127.0.0.1"), &h, &t).https);
+        // A client that writes its own X-Forwarded-For still gets a Secure
+        // cookie over HTTPS: the scheme is the proxy's word.
+        let h = headers(&[("x-forwarded-for", "1.1.1.1, 198.51.100.7"), ("x-forwarded-proto", "https")]);
+        assert_eq!(client_of(ip("127.0.0.1"), &h, &t), Client { address: ip("198.51.100.7"), https: true });
         let h = headers(&[("forwarded", "for=198.51.100.7;proto=https")]);
         assert!(client_of(ip("127.0.0.1"), &h, &t).https);
         let h = headers(&[("x-forwarded-proto", "https")]);
