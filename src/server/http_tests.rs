@@ -21,9 +21,7 @@ use std::sync::LazyLock;
 use tower::ServiceExt;
 
 /// One runtime for every test here, as one server has: the tests run side
-/// by side on it. (Each test on a runtime of its own once hung, waiting on
-/// work that another test's finished runtime was to run; a server never has
-/// two runtimes.)
+/// by side on it.
 static RUNTIME: LazyLock<tokio::runtime::Runtime> = LazyLock::new(|| {
     tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("a runtime")
 });
@@ -31,6 +29,13 @@ static RUNTIME: LazyLock<tokio::runtime::Runtime> = LazyLock::new(|| {
 fn on_runtime(test: impl std::future::Future<Output = ()>) {
     RUNTIME.block_on(test)
 }
+
+/// Leptos marks route generation with a process-wide flag, and a page whose
+/// resources first run while another thread generates routes never finishes
+/// (leptos issue 4773). A server generates its routes once, before serving;
+/// tests build a router each, side by side: routers are built under the
+/// write lock, requests run under the read lock.
+static ROUTING: LazyLock<tokio::sync::RwLock<()>> = LazyLock::new(|| tokio::sync::RwLock::new(()));
 
 /// A site on an in-memory database, and requests to it.
 struct TestSite {
@@ -73,7 +78,8 @@ const ALICE: &str = "0b9a3a8e-8f4a-4c55-9a55-3c1f5e3f1a2b";
 const BOB: &str = "1c2b3d4e-5f60-4718-9a2b-3c4d5e6f7a8b";
 
 impl TestSite {
-    fn new(limits: LimitsConfig, trusted: &str) -> TestSite {
+    async fn new(limits: LimitsConfig, trusted: &str) -> TestSite {
+        let _routing = ROUTING.write().await;
         let db = Db::open_in_memory().unwrap();
         let site = Site {
             db: db.clone(),
@@ -99,6 +105,7 @@ impl TestSite {
         let mut request = request.body(Body::from(body)).unwrap();
         let peer: IpAddr = from.peer.unwrap_or("192.0.2.1").parse().unwrap();
         request.extensions_mut().insert(ConnectInfo(SocketAddr::new(peer, 40_000)));
+        let _routing = ROUTING.read().await;
         let response = self.app.clone().oneshot(request).await.unwrap();
         let (status, headers) = (response.status(), response.headers().clone());
         let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap();
@@ -156,7 +163,7 @@ fn ply(view: &GameView) -> String {
 #[test]
 fn every_refusal_has_its_status() {
     on_runtime(async {
-        let site = TestSite::new(LimitsConfig::default(), "");
+        let site = TestSite::new(LimitsConfig::default(), "").await;
         let (alice, bob) = (player(ALICE), player(BOB));
         let game = site.new_game(&alice).await;
         let id = game.id.as_str();
@@ -249,7 +256,7 @@ fn every_refusal_has_its_status() {
 #[test]
 fn todays_daily_game_of_another_player_is_hidden_until_tomorrow() {
     on_runtime(async {
-        let site = TestSite::new(LimitsConfig::default(), "");
+        let site = TestSite::new(LimitsConfig::default(), "").await;
         let day = super::today_utc();
         let won = site.db.run_blocking(|c| {
             let start = Position::from_fen("W:WK47,40:B9,12,33").unwrap();
@@ -282,7 +289,7 @@ fn todays_daily_game_of_another_player_is_hidden_until_tomorrow() {
 fn a_rate_limited_request_gets_429_and_retry_after() {
     on_runtime(async {
         let limits = LimitsConfig { moves_per_player: 6, ..LimitsConfig::default() };
-        let site = TestSite::new(limits, "");
+        let site = TestSite::new(limits, "").await;
         let alice = player(ALICE);
         let game = site.new_game(&alice).await;
         let first = site
@@ -312,7 +319,7 @@ fn a_rate_limited_request_gets_429_and_retry_after() {
 fn players_behind_a_trusted_proxy_are_told_apart() {
     on_runtime(async {
         let limits = LimitsConfig { moves_per_address: 60, games_per_address: 150, ..LimitsConfig::default() };
-        let site = TestSite::new(limits, "10.0.0.1, 10.0.0.0/30");
+        let site = TestSite::new(limits, "10.0.0.1, 10.0.0.0/30").await;
         let behind = |i: usize, peer: &'static str| Sender {
             player: Some(format!("00000000-0000-4000-8000-{i:012}")),
             peer: Some(peer),
@@ -375,7 +382,7 @@ fn players_behind_a_trusted_proxy_are_told_apart() {
 #[test]
 fn page_views_store_nothing() {
     on_runtime(async {
-        let site = TestSite::new(LimitsConfig::default(), "");
+        let site = TestSite::new(LimitsConfig::default(), "").await;
         let game = site.new_game(&player(ALICE)).await;
         let over = site.post("partie/abandonner", &[("game_id", &game.id)], &player(ALICE)).await.game();
         let before = site.rows();
