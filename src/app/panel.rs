@@ -240,8 +240,8 @@ fn PseudonymForm(state: RwSignal<GameView>, saved: RwSignal<Option<String>>) -> 
     }
 }
 
-/// Percent-encoding for a `data:` URL.
-fn percent_encode(text: &str) -> String {
+/// Percent-encoding for a `data:` URL (and the router tests' form bodies).
+pub(crate) fn percent_encode(text: &str) -> String {
     let mut out = String::with_capacity(text.len() * 3);
     for b in text.bytes() {
         if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {

@@ -43,8 +43,10 @@ const GUARD_MIN_SHARE: (u32, u32) = (2, 5);
 /// a won position worth less the longer
 /// it shuffles.
 pub fn evaluate<G: Geometry>(pos: &Position<G>, king_only_plies: u32) -> i32 {
-    let white = side_score(pos, Color::White);
-    let black = side_score(pos, Color::Black);
+    let guard_counts =
+        pos.occupied().count() >= pos.rules.men_per_side() as u32 * 2 * GUARD_MIN_SHARE.0 / GUARD_MIN_SHARE.1;
+    let white = side_score(pos, Color::White, guard_counts);
+    let black = side_score(pos, Color::Black, guard_counts);
     let mut score = white - black;
     score = scale_drawish(pos, score);
     if score != 0 {
@@ -57,7 +59,9 @@ pub fn evaluate<G: Geometry>(pos: &Position<G>, king_only_plies: u32) -> i32 {
     }
 }
 
-fn side_score<G: Geometry>(pos: &Position<G>, color: Color) -> i32 {
+/// One side's score; `guard_counts`: enough pieces remain for the back
+/// guard to matter.
+fn side_score<G: Geometry>(pos: &Position<G>, color: Color, guard_counts: bool) -> i32 {
     let men = pos.men(color).0;
     let kings = pos.kings_of(color).0;
     let own = pos.pieces(color).0;
@@ -77,8 +81,7 @@ fn side_score<G: Geometry>(pos: &Position<G>, color: Color) -> i32 {
     };
     score += advanced * ADVANCE_PER_ROW;
     score += (men & G::CENTRE).count_ones() as i32 * CENTRE;
-    let guard_min_pieces = pos.rules.men_per_side() as u32 * 2 * GUARD_MIN_SHARE.0 / GUARD_MIN_SHARE.1;
-    if pos.occupied().count() >= guard_min_pieces {
+    if guard_counts {
         let guard = match color {
             Color::White => G::WHITE_GUARD,
             Color::Black => G::BLACK_GUARD,

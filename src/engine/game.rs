@@ -75,12 +75,11 @@ pub struct Game<G: Geometry = Ten> {
     start: Position<G>,
     moves: Vec<Move<G>>,
     position: Position<G>,
-    /// Plies since a man moved or a piece was captured.
-    king_only_plies: u32,
     moves_by_white: u32,
     moves_by_black: u32,
     /// The positions since a man moved or a piece was captured (none can
-    /// come back after that), for the repetition rule.
+    /// come back after that), the current one last: the repetition rule
+    /// compares them, and their count is the no-progress count.
     since_progress: Vec<Position<G>>,
     outcome: Option<Outcome>,
 }
@@ -110,7 +109,6 @@ impl<G: Geometry> Game<G> {
             start,
             moves: Vec::new(),
             position: start,
-            king_only_plies: 0,
             moves_by_white: 0,
             moves_by_black: 0,
             since_progress: vec![start],
@@ -146,7 +144,7 @@ impl<G: Geometry> Game<G> {
 
     /// Plies since the last man move or capture (the no-progress count).
     pub fn king_only_plies(&self) -> u32 {
-        self.king_only_plies
+        self.since_progress.len() as u32 - 1
     }
 
     /// Moves played by each side so far.
@@ -180,10 +178,7 @@ impl<G: Geometry> Game<G> {
         let next = self.position.play(mv).map_err(GameError::Illegal)?;
         let man_moved = !self.position.kings().contains(mv.from);
         if man_moved || mv.is_capture() {
-            self.king_only_plies = 0;
             self.since_progress.clear();
-        } else {
-            self.king_only_plies += 1;
         }
         match self.position.turn() {
             Color::White => self.moves_by_white += 1,
@@ -238,7 +233,7 @@ impl<G: Geometry> Game<G> {
             return Some(Outcome::Win { winner: !mover, reason: WinReason::Blocked });
         }
         let rules = pos.rules();
-        if rules.draw_moves > 0 && self.king_only_plies >= 2 * rules.draw_moves as u32 {
+        if rules.draw_moves > 0 && self.king_only_plies() >= 2 * rules.draw_moves as u32 {
             return Some(Outcome::Draw(DrawReason::KingMoves));
         }
         let limit = rules.move_limit as u32;

@@ -22,12 +22,6 @@ impl PdnGame {
         self.tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
     }
 
-    /// The start position of international draughts: the `FEN` tag, or
-    /// the usual start.
-    pub fn start_position(&self) -> Result<Position, FenError> {
-        self.start_position_with(Rules::INTERNATIONAL)
-    }
-
     /// The start position under `rules`: the `FEN` tag, or the rules' start.
     pub fn start_position_with<G: Geometry>(&self, rules: Rules) -> Result<Position<G>, FenError> {
         match self.tag("FEN") {

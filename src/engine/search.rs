@@ -461,7 +461,13 @@ impl<G: Geometry> Searcher<G> {
         let next_threat_ply = if quiet_too { threat_ply + 1 } else { threat_ply };
         let mut scores = Scores::new();
         if quiet_too {
-            pos.legal_moves_into(&mut moves);
+            if moves.is_empty() {
+                pos.quiet_moves_into(&mut moves);
+            } else {
+                // Optional captures found above: the quiet moves join them
+                // (rare enough to generate the list whole).
+                pos.legal_moves_into(&mut moves);
+            }
             self.score_moves(&moves, None, ply, &mut scores);
         } else if !pos.rules.majority() {
             // Under the majority rule the captures are all of one size;

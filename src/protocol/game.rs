@@ -77,7 +77,7 @@ impl GameView {
             kind,
             day,
             level,
-            start_fen: Position::start().to_fen(),
+            start_fen: stored_game_start().to_fen(),
             moves: Vec::new(),
             outcome: None,
             active_ms: 0,

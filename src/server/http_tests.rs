@@ -8,6 +8,7 @@ use super::games::{self, NewGame};
 use super::limits::{LimitsConfig, RateLimits};
 use super::proxy::TrustedProxies;
 use super::{router, Site};
+use crate::app::panel::percent_encode;
 use crate::engine::bot::Level;
 use crate::engine::Position;
 use crate::protocol::{AppError, GameKind, GameView};
@@ -135,18 +136,6 @@ impl TestSite {
     fn sql(&self, statement: &str, game_id: &str) {
         self.db.run_blocking(|c| c.execute(statement, [game_id])).unwrap();
     }
-}
-
-fn percent_encode(text: &str) -> String {
-    text.bytes()
-        .map(|b| {
-            if b.is_ascii_alphanumeric() || b"-_.".contains(&b) {
-                (b as char).to_string()
-            } else {
-                format!("%{b:02X}")
-            }
-        })
-        .collect()
 }
 
 /// The first legal move of the side to move, long form.
