@@ -31,7 +31,9 @@ pub fn ReplayPage() -> impl IntoView {
                     Ok(game) => view! { <Replay game/> }.into_any(),
                     Err(e) => {
                         crate::app::set_page_status(&e);
-                        view! { <section class="text-page"><h1>"Partie introuvable"</h1><p class="error" role="alert">{e.to_string()}</p></section> }.into_any()
+                        // A game that exists but is not shown is not "not found".
+                        let heading = if e.status() == 403 { "Partie non visible" } else { "Partie introuvable" };
+                        view! { <section class="text-page"><h1>{heading}</h1><p class="error" role="alert">{e.to_string()}</p></section> }.into_any()
                     }
                 }
             })}
