@@ -1,10 +1,11 @@
-//! The board: 50 dark squares in an ARIA grid, driven by touch, mouse
-//! (click or drag) or the keyboard alone, through the input state machine
-//! of [`super::input`].
+//! The board: 32, 50 or 72 dark squares in an ARIA grid, turned to face
+//! the side at the bottom, driven by touch, mouse (click or drag) or the
+//! keyboard alone, through the input state machine of [`super::input`].
 
 use super::describe::ShownMove;
-use super::input::{InputState, MoveOptions, TapResult, Targets};
-use crate::engine::{Color, Move, Piece, Position, Role, Square};
+use super::input::{InputState, MoveOptions, SquareNumber, TapResult, Targets};
+use crate::engine::any::{AnyPosition, Layout};
+use crate::engine::{Color, Piece, Role};
 use leptos::prelude::*;
 
 /// What the squares and pieces are called for screen readers.
@@ -19,8 +20,10 @@ fn piece_name(piece: Option<Piece>) -> &'static str {
 }
 
 /// The square the arrow keys lead to from `at`, staying on dark squares.
-pub fn step_cursor(at: Square, key: &str) -> Square {
-    let (row, col) = (at.row() as i8, at.column() as i8);
+/// On a board turned round (`flipped`), up on the screen is down the rows.
+pub fn step_cursor(layout: Layout, at: SquareNumber, key: &str, flipped: bool) -> SquareNumber {
+    let Some((row, col)) = layout.row_column(at) else { return at };
+    let (row, col) = (row as i8, col as i8);
     let candidates: &[(i8, i8)] = match key {
         "ArrowLeft" => &[(0, -2)],
         "ArrowRight" => &[(0, 2)],
@@ -28,11 +31,13 @@ pub fn step_cursor(at: Square, key: &str) -> Square {
         "ArrowDown" => &[(1, 1), (1, -1)],
         _ => &[],
     };
+    let sign = if flipped { -1 } else { 1 };
+    let size = layout.size as i8;
     candidates
         .iter()
         .filter_map(|(dr, dc)| {
-            let (r, c) = (row + dr, col + dc);
-            ((0..10).contains(&r) && (0..10).contains(&c)).then(|| Square::from_row_column(r as u8, c as u8)).flatten()
+            let (r, c) = (row + sign * dr, col + sign * dc);
+            ((0..size).contains(&r) && (0..size).contains(&c)).then(|| layout.square_at(r as u8, c as u8)).flatten()
         })
         .next()
         .unwrap_or(at)
@@ -41,14 +46,14 @@ pub fn step_cursor(at: Square, key: &str) -> Square {
 /// What every square reads to show its cues, worked out once per board.
 #[derive(Clone, Copy)]
 struct Cues {
-    position: Signal<Position>,
+    position: Signal<AnyPosition>,
     input: RwSignal<InputState>,
     /// The square that holds the keyboard focus (the one tab stop).
-    cursor: RwSignal<Square>,
+    cursor: RwSignal<SquareNumber>,
     targets: Memo<Targets>,
     /// Pieces jumped so far in a rafle being entered: shown as ghosts.
-    jumped: Memo<Vec<Square>>,
-    movable: Memo<Vec<Square>>,
+    jumped: Memo<Vec<SquareNumber>>,
+    movable: Memo<Vec<SquareNumber>>,
     must_capture: Memo<bool>,
     last_move: Signal<Option<ShownMove>>,
 }
@@ -57,15 +62,18 @@ struct Cues {
 pub fn Board(
     /// The position shown.
     #[prop(into)]
-    position: Signal<Position>,
+    position: Signal<AnyPosition>,
     /// The player's legal moves now; empty when it is not their turn.
     #[prop(into)]
     options: Signal<MoveOptions>,
-    /// The computer's last move, kept highlighted.
+    /// The last move, kept highlighted.
     #[prop(into)]
     last_move: Signal<Option<ShownMove>>,
-    /// Called with each move the player enters.
-    on_play: Callback<Move>,
+    /// Called with each move the player enters, in long form.
+    on_play: Callback<String>,
+    /// Black at the bottom: the board turned round.
+    #[prop(into, optional)]
+    flipped: Signal<bool>,
     /// Square numbers shown.
     #[prop(into)]
     show_numbers: Signal<bool>,
@@ -73,13 +81,18 @@ pub fn Board(
     #[prop(optional)]
     read_only: bool,
 ) -> impl IntoView {
-    let board_label = if read_only {
-        "Damier, les blancs en bas. Flèches pour parcourir les cases."
-    } else {
-        "Damier, les blancs en bas. Flèches pour se déplacer, Entrée pour choisir, Échap pour annuler."
+    let board_label = move || {
+        let bottom = if flipped.get() { "les noirs en bas" } else { "les blancs en bas" };
+        let keys = if read_only {
+            "Flèches pour parcourir les cases."
+        } else {
+            "Flèches pour se déplacer, Entrée pour choisir, Échap pour annuler."
+        };
+        format!("Damier, {bottom}. {keys}")
     };
     let input = RwSignal::new(InputState::Idle);
-    let drag_from = RwSignal::new(None::<Square>);
+    let drag_from = RwSignal::new(None::<SquareNumber>);
+    let layout = Memo::new(move |_| position.with(|p| p.layout()));
 
     // A new position (the computer answered, or a new game) drops any
     // selection made on the old one.
@@ -92,7 +105,9 @@ pub fn Board(
     let cues = Cues {
         position,
         input,
-        cursor: RwSignal::new(Square::new(32).expect("a square")),
+        // A square of the bottom side's front row… roughly: the middle of
+        // the board's lower half.
+        cursor: RwSignal::new(position.with_untracked(|p| p.layout().squares() * 2 / 3)),
         targets: Memo::new(move |_| input.with(|i| options.with(|o| i.targets(o)))),
         jumped: Memo::new(move |_| input.with(|i| position.with(|p| i.jumped(p)))),
         movable: Memo::new(move |_| options.with(|o| o.movable())),
@@ -100,10 +115,10 @@ pub fn Board(
         last_move,
     };
 
-    let tap = Callback::new(move |square: Square| {
+    let tap = Callback::new(move |square: SquareNumber| {
         let result = options.with_untracked(|o| input.try_update(|i| i.tap(o, square)));
         if let Some(TapResult::Play(mv)) = result {
-            on_play.run(mv);
+            on_play.run(mv.long);
         }
     });
 
@@ -112,7 +127,8 @@ pub fn Board(
         match key.as_str() {
             "ArrowLeft" | "ArrowRight" | "ArrowUp" | "ArrowDown" => {
                 ev.prevent_default();
-                let next = step_cursor(cues.cursor.get_untracked(), &key);
+                let next =
+                    step_cursor(layout.get_untracked(), cues.cursor.get_untracked(), &key, flipped.get_untracked());
                 cues.cursor.set(next);
                 focus_square(next);
             }
@@ -144,25 +160,33 @@ pub fn Board(
         }
     };
 
-    let rows = (0..10u8)
-        .map(|row| {
-            let cells = (0..10u8)
-                .map(|col| match Square::from_row_column(row, col) {
-                    None => view! { <div class="sq light" role="presentation"></div> }.into_any(),
-                    Some(square) => view! { <DarkSquare square cues on_tap=tap drag_from/> }.into_any(),
-                })
-                .collect_view();
-            view! { <div class="row" role="row">{cells}</div> }
-        })
-        .collect_view();
+    // Rebuilt only when the board's size or orientation changes.
+    let rows = move || {
+        let (layout, flipped) = (layout.get(), flipped.get());
+        let size = layout.size;
+        let turn = move |i: u8| if flipped { size - 1 - i } else { i };
+        (0..size)
+            .map(|r| {
+                let cells = (0..size)
+                    .map(|c| match layout.square_at(turn(r), turn(c)) {
+                        None => view! { <div class="sq light" role="presentation"></div> }.into_any(),
+                        Some(square) => view! { <DarkSquare square cues on_tap=tap drag_from/> }.into_any(),
+                    })
+                    .collect_view();
+                view! { <div class="row" role="row">{cells}</div> }
+            })
+            .collect_view()
+    };
 
     view! {
         <div
             class="board"
             class:numbers=move || show_numbers.get()
+            style=move || format!("--size: {}", layout.get().size)
             role="grid"
             aria-label=board_label
             data-fen=move || position.with(|p| p.to_fen())
+            data-rules=move || position.with(|p| p.rules().to_string())
             on:keydown=on_keydown
             on:pointerup=on_pointerup
         >
@@ -175,16 +199,16 @@ pub fn Board(
 /// screen readers.
 #[component]
 fn DarkSquare(
-    square: Square,
+    square: SquareNumber,
     cues: Cues,
-    on_tap: Callback<Square>,
-    drag_from: RwSignal<Option<Square>>,
+    on_tap: Callback<SquareNumber>,
+    drag_from: RwSignal<Option<SquareNumber>>,
 ) -> impl IntoView {
     let Cues { position, input, cursor, targets, jumped, movable, must_capture, last_move } = cues;
     let piece = move || position.with(|p| p.piece_at(square));
     let selected = move || input.with(|i| i.selected() == Some(square));
     let label = move || {
-        let mut text = format!("{}, {}", square.number(), piece_name(piece()));
+        let mut text = format!("{}, {}", square, piece_name(piece()));
         if selected() {
             text.push_str(", sélectionné");
         } else if targets.with(|t| t.finals.contains(&square) || t.steps.contains(&square)) {
@@ -201,7 +225,7 @@ fn DarkSquare(
         <div
             class="sq dark"
             role="gridcell"
-            data-square=square.number()
+            data-square=square
             tabindex=move || if cursor.get() == square { "0" } else { "-1" }
             aria-label=label
             aria-selected=move || if selected() { "true" } else { "false" }
@@ -221,7 +245,7 @@ fn DarkSquare(
             on:focus=move |_| cursor.set(square)
             on:pointerdown=move |_| drag_from.set(Some(square))
         >
-            <span class="num" aria-hidden="true">{square.number()}</span>
+            <span class="num" aria-hidden="true">{square}</span>
             {move || piece().map(|p| view! {
                 <span
                     class=format!("piece {}", p.code())
@@ -236,12 +260,12 @@ fn DarkSquare(
 
 /// Moves the keyboard focus to a square (in the browser).
 #[allow(unused_variables)]
-fn focus_square(square: Square) {
+fn focus_square(square: SquareNumber) {
     #[cfg(feature = "hydrate")]
     {
         use wasm_bindgen::JsCast;
         if let Some(el) = document()
-            .query_selector(&format!("[data-square='{}']", square.number()))
+            .query_selector(&format!("[data-square='{square}']"))
             .ok()
             .flatten()
             .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
@@ -253,12 +277,12 @@ fn focus_square(square: Square) {
 
 /// The square under a pointer (in the browser).
 #[allow(unused_variables)]
-fn square_at_point(x: i32, y: i32) -> Option<Square> {
+fn square_at_point(x: i32, y: i32) -> Option<SquareNumber> {
     #[cfg(feature = "hydrate")]
     {
         let el = document().element_from_point(x as f32, y as f32)?;
         let square = el.closest("[data-square]").ok().flatten()?;
-        return square.get_attribute("data-square")?.parse::<u8>().ok().and_then(Square::new);
+        return square.get_attribute("data-square")?.parse::<u8>().ok();
     }
     #[allow(unreachable_code)]
     None
@@ -270,13 +294,26 @@ mod tests {
 
     #[test]
     fn arrows_stay_on_dark_squares() {
-        let s = |n| Square::new(n).unwrap();
-        assert_eq!(step_cursor(s(32), "ArrowRight"), s(33));
-        assert_eq!(step_cursor(s(35), "ArrowRight"), s(35));
-        assert_eq!(step_cursor(s(32), "ArrowUp"), s(27));
-        assert_eq!(step_cursor(s(32), "ArrowDown"), s(38));
-        assert_eq!(step_cursor(s(1), "ArrowUp"), s(1));
-        assert_eq!(step_cursor(s(46), "ArrowDown"), s(46));
-        assert_eq!(step_cursor(s(6), "ArrowUp"), s(1));
+        let ten = Layout { size: 10 };
+        let step = |at, key| step_cursor(ten, at, key, false);
+        assert_eq!(step(32, "ArrowRight"), 33);
+        assert_eq!(step(35, "ArrowRight"), 35);
+        assert_eq!(step(32, "ArrowUp"), 27);
+        assert_eq!(step(32, "ArrowDown"), 38);
+        assert_eq!(step(1, "ArrowUp"), 1);
+        assert_eq!(step(46, "ArrowDown"), 46);
+        assert_eq!(step(6, "ArrowUp"), 1);
+    }
+
+    #[test]
+    fn arrows_follow_the_screen_on_a_turned_small_board() {
+        let eight = Layout { size: 8 };
+        // Turned round, Black's side is at the bottom: up the screen is
+        // towards White's squares, and right is towards lower numbers.
+        assert_eq!(step_cursor(eight, 10, "ArrowUp", true), 15);
+        assert_eq!(step_cursor(eight, 10, "ArrowRight", true), 9);
+        assert_eq!(step_cursor(eight, 10, "ArrowUp", false), 6);
+        assert_eq!(step_cursor(eight, 32, "ArrowDown", false), 32);
+        assert_eq!(step_cursor(eight, 29, "ArrowUp", true), 29, "White's back row is at the top of a turned board");
     }
 }

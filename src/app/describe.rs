@@ -1,17 +1,78 @@
 //! How a game is described to the player, the same way on every page: its
-//! French title, its moves in notation, its PDN file, and the last move the
-//! board keeps highlighted.
+//! French title, its rules in words, its moves in notation, its PDN file,
+//! and the last move the board keeps highlighted.
 
+use super::input::SquareNumber;
+use crate::engine::any::{AnyGame, MoveChoice};
 use crate::engine::bot::Level;
-use crate::engine::pdn::{move_texts, write_pdn};
-use crate::engine::{Color, Game, Move, Outcome, Position, Square};
+use crate::engine::{Color, Outcome, Preset, Promotion, Rules};
 use crate::protocol::{GameKind, GameView};
 
-/// A game's name: "Défi du 29 novembre 2026", "Partie libre, niveau Fort".
-pub fn game_title(kind: GameKind, day: &str, level: Level) -> String {
-    match kind {
-        GameKind::Daily => format!("Défi du {}", french_date(day)),
-        GameKind::Free => format!("Partie libre, niveau {}", level.label()),
+/// A game's name: "Défi du 29 novembre 2026", "Partie libre, niveau Fort",
+/// "Dames anglaises, niveau Fort", "1 contre 1 : dames russes".
+pub fn game_title(kind: GameKind, day: &str, level: Level, rules: &Rules) -> String {
+    match (kind, preset_of(rules)) {
+        (GameKind::Daily, _) => format!("Défi du {}", french_date(day)),
+        (GameKind::Free, Some(Preset::International)) => format!("Partie libre, niveau {}", level.label()),
+        (GameKind::Free, _) => format!("{}, niveau {}", variant_name(rules), level.label()),
+        (GameKind::TwoPlayers, _) => format!("1 contre 1 : {}", variant_name(rules).to_lowercase()),
+    }
+}
+
+/// "Dames internationales", "Dames anglaises", "Dames russes", "Dames
+/// brésiliennes", or "Règles personnalisées".
+pub fn variant_name(rules: &Rules) -> &'static str {
+    preset_of(rules).map_or("Règles personnalisées", preset_name)
+}
+
+/// The variant of `rules`; the daily challenge's are international (its
+/// move limit and lack of a repetition rule are its own, not a custom set).
+pub fn preset_of(rules: &Rules) -> Option<Preset> {
+    if *rules == Rules::DAILY {
+        return Some(Preset::International);
+    }
+    rules.preset()
+}
+
+pub const fn preset_name(preset: Preset) -> &'static str {
+    match preset {
+        Preset::International => "Dames internationales",
+        Preset::English => "Dames anglaises",
+        Preset::Russian => "Dames russes",
+        Preset::Brazilian => "Dames brésiliennes",
+    }
+}
+
+/// Each rule in words, as the game screen lists custom rules:
+/// ("Damier", "8 × 8"), ("Dames", "volantes")…
+pub fn rule_lines(rules: &Rules) -> Vec<(&'static str, String)> {
+    let yes_no = |b: bool| if b { "oui" } else { "non" }.to_string();
+    vec![
+        ("Damier", format!("{0} × {0}", rules.size)),
+        ("Pions", format!("{} par camp sur {} rangées", rules.men_per_side(), rules.rows)),
+        ("Trait au départ", if rules.first == Color::White { "blancs" } else { "noirs" }.into()),
+        ("Prise obligatoire", yes_no(rules.mandatory)),
+        ("Prise majoritaire", yes_no(rules.majority)),
+        ("Les pions prennent en arrière", yes_no(rules.men_back)),
+        ("Dames", if rules.flying { "volantes" } else { "courtes (une case)" }.into()),
+        ("Pion arrivé au bout pendant une rafle", promotion_text(rules.promotion).into()),
+        (
+            "Nulle sans progrès",
+            if rules.draw_moves == 0 {
+                "jamais".into()
+            } else {
+                format!("{} coups de chaque côté", rules.draw_moves)
+            },
+        ),
+        ("Nulle par répétition", yes_no(rules.repetition)),
+    ]
+}
+
+pub const fn promotion_text(promotion: Promotion) -> &'static str {
+    match promotion {
+        Promotion::StaysMan => "reste pion et continue",
+        Promotion::BecomesKingContinues => "devient dame et continue",
+        Promotion::EndsMove => "devient dame, le coup s'arrête",
     }
 }
 
@@ -48,45 +109,36 @@ pub fn french_date(day: &str) -> String {
 
 /// The title of a game view.
 pub fn view_title(view: &GameView) -> String {
-    game_title(view.kind, &view.day, view.level)
+    game_title(view.kind, &view.day, view.level(), &view.setup.parsed_rules())
 }
 
 /// A move as the board shows it: where it started, every landing square,
 /// and where the captured pieces stood.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShownMove {
-    pub from: Square,
-    pub path: Vec<Square>,
-    pub captured: Vec<Square>,
+    pub from: SquareNumber,
+    pub path: Vec<SquareNumber>,
+    pub captured: Vec<SquareNumber>,
     pub text: String,
+    /// Who played it.
+    pub by: Color,
 }
 
 impl ShownMove {
-    pub fn new(before: &Position, mv: &Move) -> ShownMove {
-        let path = before.capture_paths(mv).into_iter().next().unwrap_or_else(|| vec![mv.to]);
-        ShownMove {
-            from: mv.from,
-            path,
-            captured: mv.captured.squares().collect(),
-            text: crate::engine::move_to_text(before, mv),
-        }
+    pub fn new(by: Color, mv: MoveChoice) -> ShownMove {
+        let MoveChoice { from, captured, mut paths, text, .. } = mv;
+        ShownMove { from, path: paths.swap_remove(0), captured, text, by }
     }
 }
 
-/// The last move Black (the computer) played, if the last ply was its.
-pub fn last_computer_move(game: &Game) -> Option<ShownMove> {
-    let positions = game.positions();
-    let (mv, before) = game.moves().iter().zip(&positions).next_back()?;
-    (before.turn() == Color::Black).then(|| ShownMove::new(before, mv))
+/// The last move played, by either side.
+pub fn last_move(game: &AnyGame) -> Option<ShownMove> {
+    game.last_move().map(|(by, mv)| ShownMove::new(by, mv))
 }
 
-/// The moves in PDN notation.
-pub fn notation(game: &Game) -> Vec<String> {
-    move_texts(game.start(), game.moves())
-}
-
-/// The game as a PDN file.
-pub fn pdn(game: &Game, view: &GameView) -> String {
+/// The game as a PDN file; `computer` is the side the computer played, if
+/// it played one.
+pub fn pdn(game: &AnyGame, view: &GameView) -> String {
     let result = match game.outcome() {
         Some(Outcome::Win { winner: Color::White, .. }) => "2-0",
         Some(Outcome::Win { winner: Color::Black, .. }) => "0-2",
@@ -95,51 +147,74 @@ pub fn pdn(game: &Game, view: &GameView) -> String {
     };
     let event = view_title(view);
     let date = view.day.replace('-', ".");
-    write_pdn(
-        game,
-        &[("Event", &event), ("Date", &date), ("White", "Joueur"), ("Black", "Ordinateur"), ("Result", result)],
-        result,
-    )
+    let (white, black) = match (view.kind.against_computer(), view.setup.player) {
+        (false, _) => ("Blancs", "Noirs"),
+        (true, Color::White) => ("Joueur", "Ordinateur"),
+        (true, Color::Black) => ("Ordinateur", "Joueur"),
+    };
+    game.pdn(&[("Event", &event), ("Date", &date), ("White", white), ("Black", black), ("Result", result)], result)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::GameSetup;
 
     fn view(moves: &[&str]) -> GameView {
         GameView {
             id: "x".into(),
             moves: moves.iter().map(|s| s.to_string()).collect(),
-            ..GameView::unstarted(GameKind::Free, "2026-11-29".into(), Level::Intermediaire)
+            ..GameView::unstarted(GameKind::Free, "2026-11-29".into(), GameSetup::daily())
         }
     }
 
     #[test]
-    fn the_computers_last_move_is_shown() {
+    fn the_last_move_is_shown_with_who_played_it() {
         let game = view(&["32-28", "19-23"]).replay().unwrap();
-        let shown = last_computer_move(&game).unwrap();
-        assert_eq!((shown.from.number(), shown.text.as_str()), (19, "19-23"));
-        assert_eq!(notation(&game), vec!["32-28", "19-23"]);
+        let shown = last_move(&game).unwrap();
+        assert_eq!((shown.from, shown.text.as_str(), shown.by), (19, "19-23", Color::Black));
+        assert_eq!(game.notation(), vec!["32-28", "19-23"]);
         let game = view(&["32-28"]).replay().unwrap();
-        assert_eq!(last_computer_move(&game), None);
+        assert_eq!(last_move(&game).map(|m| m.by), Some(Color::White));
+        assert_eq!(last_move(&view(&[]).replay().unwrap()), None);
     }
 
     #[test]
-    fn pdn_of_a_view_reads_back_with_its_title() {
+    fn pdn_of_a_view_reads_back_with_its_title_and_rules() {
         let v = view(&["32-28", "19-23", "28x19{23}"]);
         let game = v.replay().unwrap();
         let text = pdn(&game, &v);
         assert!(text.contains("[Event \"Partie libre, niveau Intermédiaire\"]"), "{text}");
         let games = crate::engine::pdn::parse_pdn(&text);
-        assert_eq!(crate::engine::pdn::replay(&games[0]).unwrap().moves(), game.moves());
+        let rules = games[0].rules(Rules::INTERNATIONAL).unwrap();
+        assert_eq!(rules, Rules::INTERNATIONAL, "the daily rules are written as international draughts");
+        let english = GameView {
+            moves: vec!["11-15".into()],
+            kind: GameKind::TwoPlayers,
+            setup: GameSetup::new(Rules::ENGLISH, Level::Debutant, Color::White),
+            start_fen: "B:W21-32:B1-12".into(),
+            ..view(&[])
+        };
+        let text = pdn(&english.replay().unwrap(), &english);
+        assert!(text.contains("[GameType \"21\"]") && text.contains("[White \"Blancs\"]"), "{text}");
     }
 
     #[test]
-    fn titles() {
-        assert_eq!(game_title(GameKind::Daily, "2026-11-29", Level::Intermediaire), "Défi du 29 novembre 2026");
+    fn titles_and_rules_in_words() {
+        let daily = Rules::DAILY;
+        assert_eq!(game_title(GameKind::Daily, "2026-11-29", Level::Intermediaire, &daily), "Défi du 29 novembre 2026");
         assert_eq!(french_date("2027-01-01"), "1er janvier 2027");
         assert_eq!(french_date("2027-08-09"), "9 août 2027");
         assert_eq!(french_date("2027-13-09"), "2027-13-09");
-        assert_eq!(game_title(GameKind::Free, "2026-11-29", Level::Fort), "Partie libre, niveau Fort");
+        assert_eq!(game_title(GameKind::Free, "", Level::Fort, &Rules::INTERNATIONAL), "Partie libre, niveau Fort");
+        assert_eq!(game_title(GameKind::Free, "", Level::Fort, &Rules::ENGLISH), "Dames anglaises, niveau Fort");
+        assert_eq!(game_title(GameKind::TwoPlayers, "", Level::Fort, &Rules::RUSSIAN), "1 contre 1 : dames russes");
+        let custom = Rules { flying: false, ..Rules::BRAZILIAN };
+        assert_eq!(variant_name(&custom), "Règles personnalisées");
+        assert_eq!(variant_name(&daily), "Dames internationales");
+        let lines = rule_lines(&custom);
+        assert!(lines.contains(&("Damier", "8 × 8".to_string())));
+        assert!(lines.contains(&("Dames", "courtes (une case)".to_string())));
+        assert!(lines.contains(&("Pions", "12 par camp sur 3 rangées".to_string())));
     }
 }

@@ -6,14 +6,17 @@
 //! there (whatever route it takes); when several do, the player taps the
 //! landing squares one by one until one move is left.
 
-use crate::engine::{Move, Position, Square};
+use crate::engine::any::{AnyPosition, MoveChoice};
+
+/// A square's number on the board (1 to 32, 50 or 72).
+pub type SquareNumber = u8;
 
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub enum InputState {
     #[default]
     Idle,
     /// A piece is selected; `steps` are the landing squares tapped so far.
-    Selected { from: Square, steps: Vec<Square> },
+    Selected { from: SquareNumber, steps: Vec<SquareNumber> },
 }
 
 /// What a tap did.
@@ -24,27 +27,18 @@ pub enum TapResult {
     /// The selection changed.
     Changed,
     /// A whole move was entered: send it.
-    Play(Move),
+    Play(MoveChoice),
 }
 
 /// The legal moves and their capture paths, computed once per position.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct MoveOptions {
-    pub moves: Vec<(Move, Vec<Vec<Square>>)>,
+    pub moves: Vec<MoveChoice>,
 }
 
 impl MoveOptions {
-    pub fn new(pos: &Position) -> MoveOptions {
-        MoveOptions {
-            moves: pos
-                .legal_moves()
-                .into_iter()
-                .map(|m| {
-                    let paths = if m.is_capture() { pos.capture_paths(&m) } else { vec![vec![m.to]] };
-                    (m, paths)
-                })
-                .collect(),
-        }
+    pub fn new(pos: &AnyPosition) -> MoveOptions {
+        MoveOptions { moves: pos.choices() }
     }
 
     pub fn none() -> MoveOptions {
@@ -52,24 +46,26 @@ impl MoveOptions {
     }
 
     /// Squares of the pieces that can move.
-    pub fn movable(&self) -> Vec<Square> {
-        let mut from: Vec<Square> = self.moves.iter().map(|(m, _)| m.from).collect();
+    pub fn movable(&self) -> Vec<SquareNumber> {
+        let mut from: Vec<SquareNumber> = self.moves.iter().map(|m| m.from).collect();
         from.sort();
         from.dedup();
         from
     }
 
+    /// Whether a capture is due (under optional capture, captures and
+    /// quiet moves mix: then nothing is due).
     pub fn must_capture(&self) -> bool {
-        self.moves.first().is_some_and(|(m, _)| m.is_capture())
+        !self.moves.is_empty() && self.moves.iter().all(MoveChoice::is_capture)
     }
 
     /// Moves from `from` with a path that starts with `steps`.
     fn candidates<'a>(
         &'a self,
-        from: Square,
-        steps: &'a [Square],
-    ) -> impl Iterator<Item = &'a (Move, Vec<Vec<Square>>)> + 'a {
-        self.moves.iter().filter(move |(m, paths)| m.from == from && paths.iter().any(|p| p.starts_with(steps)))
+        from: SquareNumber,
+        steps: &'a [SquareNumber],
+    ) -> impl Iterator<Item = &'a MoveChoice> + 'a {
+        self.moves.iter().filter(move |m| m.from == from && m.paths.iter().any(|p| p.starts_with(steps)))
     }
 }
 
@@ -77,14 +73,14 @@ impl MoveOptions {
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Targets {
     /// Squares where one tap ends a move (one legal move ends there).
-    pub finals: Vec<Square>,
+    pub finals: Vec<SquareNumber>,
     /// Landing squares to tap one by one (several moves pass or end there).
-    pub steps: Vec<Square>,
+    pub steps: Vec<SquareNumber>,
 }
 
 impl InputState {
     /// The selected piece, if any.
-    pub fn selected(&self) -> Option<Square> {
+    pub fn selected(&self) -> Option<SquareNumber> {
         match self {
             InputState::Idle => None,
             InputState::Selected { from, .. } => Some(*from),
@@ -92,7 +88,7 @@ impl InputState {
     }
 
     /// Handles a tap (or click, or Enter) on `square`.
-    pub fn tap(&mut self, options: &MoveOptions, square: Square) -> TapResult {
+    pub fn tap(&mut self, options: &MoveOptions, square: SquareNumber) -> TapResult {
         let movable = options.movable();
         let InputState::Selected { from, steps } = self else {
             if movable.contains(&square) {
@@ -102,26 +98,26 @@ impl InputState {
             return TapResult::Ignored;
         };
         let (from, mut steps) = (*from, steps.clone());
-        let ending_here: Vec<Move> =
-            options.candidates(from, &steps).filter(|(m, _)| m.to == square).map(|(m, _)| *m).collect();
+        let ending_here: Vec<&MoveChoice> = options.candidates(from, &steps).filter(|m| m.to == square).collect();
         if ending_here.len() == 1 {
+            let chosen = ending_here[0].clone();
             *self = InputState::Idle;
-            return TapResult::Play(ending_here[0]);
+            return TapResult::Play(chosen);
         }
         let k = steps.len();
         let passes_here = options
             .candidates(from, &steps)
-            .any(|(_, paths)| paths.iter().any(|p| p.starts_with(&steps) && p.get(k) == Some(&square)));
+            .any(|m| m.paths.iter().any(|p| p.starts_with(&steps) && p.get(k) == Some(&square)));
         if passes_here {
             steps.push(square);
-            let complete: Vec<Move> = options
+            let complete: Vec<&MoveChoice> = options
                 .candidates(from, &steps)
-                .filter(|(m, paths)| paths.iter().any(|p| p.as_slice() == steps.as_slice()) && m.to == square)
-                .map(|(m, _)| *m)
+                .filter(|m| m.paths.iter().any(|p| p.as_slice() == steps.as_slice()) && m.to == square)
                 .collect();
             if complete.len() == 1 && options.candidates(from, &steps).count() == 1 {
+                let chosen = complete[0].clone();
                 *self = InputState::Idle;
-                return TapResult::Play(complete[0]);
+                return TapResult::Play(chosen);
             }
             *self = InputState::Selected { from, steps };
             return TapResult::Changed;
@@ -148,13 +144,13 @@ impl InputState {
         };
         let mut targets = Targets::default();
         let k = steps.len();
-        let candidates: Vec<_> = options.candidates(*from, steps).collect();
-        for (m, paths) in &candidates {
-            let ending_same: usize = candidates.iter().filter(|(o, _)| o.to == m.to).count();
+        let candidates: Vec<&MoveChoice> = options.candidates(*from, steps).collect();
+        for m in &candidates {
+            let ending_same: usize = candidates.iter().filter(|o| o.to == m.to).count();
             if ending_same == 1 && !targets.finals.contains(&m.to) {
                 targets.finals.push(m.to);
             }
-            for p in paths.iter().filter(|p| p.starts_with(steps)) {
+            for p in m.paths.iter().filter(|p| p.starts_with(steps)) {
                 if let Some(next) = p.get(k) {
                     if !targets.steps.contains(next) && (ending_same != 1 || *next != m.to || k + 1 != p.len()) {
                         targets.steps.push(*next);
@@ -170,17 +166,11 @@ impl InputState {
 
     /// Pieces jumped by the landing squares tapped so far: they stay on the
     /// board, shown as ghosts, until the rafle ends.
-    pub fn jumped(&self, pos: &Position) -> Vec<Square> {
-        let InputState::Selected { from, steps } = self else {
-            return Vec::new();
-        };
-        let mut jumped = Vec::new();
-        let mut at = *from;
-        for &next in steps {
-            jumped.extend(at.between(next).into_iter().filter(|s| pos.piece_at(*s).is_some()));
-            at = next;
+    pub fn jumped(&self, pos: &AnyPosition) -> Vec<SquareNumber> {
+        match self {
+            InputState::Idle => Vec::new(),
+            InputState::Selected { from, steps } => pos.jumped(*from, steps),
         }
-        jumped
     }
 }
 
@@ -188,12 +178,18 @@ impl InputState {
 mod tests {
     use super::*;
 
-    fn sq(n: u8) -> Square {
-        Square::new(n).unwrap()
+    use crate::engine::Rules;
+
+    fn sq(n: u8) -> SquareNumber {
+        n
     }
 
-    fn options(fen: &str) -> (Position, MoveOptions) {
-        let pos = Position::from_fen(fen).unwrap();
+    fn options(fen: &str) -> (AnyPosition, MoveOptions) {
+        options_with(fen, Rules::INTERNATIONAL)
+    }
+
+    fn options_with(fen: &str, rules: Rules) -> (AnyPosition, MoveOptions) {
+        let pos = AnyPosition::from_fen(fen, rules).unwrap();
         let opts = MoveOptions::new(&pos);
         (pos, opts)
     }
@@ -209,7 +205,7 @@ mod tests {
         assert_eq!(input.tap(&opts, sq(33)), TapResult::Changed);
         assert_eq!(input.selected(), Some(sq(33)));
         match input.tap(&opts, sq(29)) {
-            TapResult::Play(m) => assert_eq!(m.long_form().to_string(), "33-29"),
+            TapResult::Play(m) => assert_eq!(m.long, "33-29"),
             other => panic!("{other:?}"),
         }
         assert_eq!(input, InputState::Idle);
@@ -236,7 +232,7 @@ mod tests {
         let targets = input.targets(&opts);
         assert_eq!(targets.finals, vec![sq(17), sq(21), sq(26)]);
         match input.tap(&opts, sq(26)) {
-            TapResult::Play(m) => assert_eq!(m.long_form().to_string(), "47x26{9,12,33}"),
+            TapResult::Play(m) => assert_eq!(m.long, "47x26{9,12,33}"),
             other => panic!("{other:?}"),
         }
     }
@@ -246,14 +242,15 @@ mod tests {
         // A position from a real game (Baba Sy): the black king on 2 can end
         // on 17 taking {22, 24, 34} or {22, 24, 40}.
         let (pos, opts) = options("B:W22,24,27,31,34,40,45,48:BK2,7,15,25");
-        let to_17: Vec<&(Move, Vec<Vec<Square>>)> = opts.moves.iter().filter(|(m, _)| m.to == sq(17)).collect();
+        let to_17: Vec<&MoveChoice> = opts.moves.iter().filter(|m| m.to == sq(17)).collect();
         assert_eq!(to_17.len(), 2);
         let mut input = InputState::Idle;
         input.tap(&opts, sq(2));
         assert!(!input.targets(&opts).finals.contains(&sq(17)));
         assert!(!matches!(input.tap(&opts, sq(17)), TapResult::Play(_)), "an ambiguous end does not play");
 
-        for (target, paths) in to_17 {
+        for target in to_17 {
+            let paths = &target.paths;
             let mut input = InputState::Idle;
             input.tap(&opts, sq(2));
             let mut played = None;
@@ -267,7 +264,37 @@ mod tests {
                     TapResult::Ignored => panic!("step {step} ignored"),
                 }
             }
-            assert_eq!(played, Some(*target));
+            assert_eq!(played.as_ref(), Some(target));
         }
+    }
+
+    #[test]
+    fn a_russian_man_crowned_mid_capture_goes_on_step_by_step() {
+        // Russian rules: the white man on 9 takes 6 and lands on 2 (the far
+        // row), crowned, then takes 11 at a distance as a king, landing on
+        // 16 or 20: two moves, so the landing squares are tapped one by one.
+        let (pos, opts) = options_with("W:W9:B6,11", Rules::RUSSIAN);
+        assert!(opts.must_capture());
+        let mut input = InputState::Idle;
+        input.tap(&opts, 9);
+        assert_eq!(input.targets(&opts), Targets { finals: vec![16, 20], steps: vec![2] });
+        let choice = opts.moves.iter().find(|m| m.to == 16).expect("the rafle over 6 then 11");
+        assert_eq!((choice.captured.clone(), choice.paths.clone()), (vec![6, 11], vec![vec![2, 16]]));
+        let mut played = None;
+        for step in &choice.paths[0] {
+            if let TapResult::Play(m) = input.tap(&opts, *step) {
+                played = Some(m);
+            } else {
+                assert!(!input.jumped(&pos).is_empty(), "ghosts after a step");
+            }
+        }
+        assert_eq!(played.as_ref(), Some(choice));
+    }
+
+    #[test]
+    fn optional_capture_marks_every_movable_piece_and_nothing_is_due() {
+        let (_, opts) = options_with("W:W28,40:B22", Rules::parse("international,mandatory=0").unwrap());
+        assert!(!opts.must_capture());
+        assert!(opts.movable().contains(&40));
     }
 }

@@ -34,7 +34,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
             <head>
                 <meta charset="utf-8"/>
                 <meta name="viewport" content="width=device-width, initial-scale=1"/>
-                <meta name="description" content="Dames internationales (10×10) contre l'ordinateur, et un défi par jour."/>
+                <meta name="description" content="Dames internationales, anglaises, russes et brésiliennes : un défi par jour, contre l'ordinateur ou à deux."/>
                 <meta name="theme-color" content="#2b2118"/>
                 <link rel="stylesheet" href=css/>
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml"/>
@@ -60,6 +60,7 @@ pub fn App() -> impl IntoView {
                 <nav aria-label="Menu principal">
                     <A href="/">"Défi du jour"</A>
                     <A href="/partie-libre">"Partie libre"</A>
+                    <A href="/deux-joueurs">"1 contre 1"</A>
                     <A href="/classement">"Classement"</A>
                     <A href="/regles">"Règles"</A>
                 </nav>
@@ -68,13 +69,15 @@ pub fn App() -> impl IntoView {
                 <Routes fallback=pages::not_found::NotFound>
                     <Route path=path!("/") view=pages::daily::DailyPage ssr=SsrMode::Async/>
                     <Route path=path!("/partie-libre") view=pages::free::FreePage ssr=SsrMode::Async/>
+                    <Route path=path!("/deux-joueurs") view=pages::two_players::TwoPlayersPage ssr=SsrMode::Async/>
+                    <Route path=path!("/nouvelle-partie") view=pages::setup::SetupPage/>
                     <Route path=path!("/regles") view=pages::rules::RulesPage/>
                     <Route path=path!("/classement") view=pages::leaderboard::LeaderboardPage ssr=SsrMode::Async/>
                     <Route path=path!("/partie/:id") view=pages::replay::ReplayPage ssr=SsrMode::Async/>
                 </Routes>
             </main>
             <footer class="site">
-                <p>"Dames internationales — règles FMJD. L'ordinateur ne connaît que le plateau et les règles."</p>
+                <p>"Dames internationales (FMJD), anglaises, russes et brésiliennes. L'ordinateur ne connaît que le plateau et les règles."</p>
             </footer>
         </Router>
     }

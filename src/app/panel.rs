@@ -5,7 +5,9 @@
 
 use super::describe::view_title;
 use super::play::clock_text;
-use crate::engine::{Move, MoveText, Position};
+use crate::engine::any::AnyPosition;
+use crate::engine::Preset;
+use crate::protocol::game::ranked_variant;
 use crate::protocol::{move_text_error_fr, AppError, GameKind, GameView, ScoreView};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -26,14 +28,21 @@ pub fn StatusLine(text: Signal<String>, over: Signal<bool>) -> impl IntoView {
     view! { <p class="status" class:over=move || over.get() data-testid="statut">{move || text.get()}</p> }
 }
 
-/// The clock and the pieces left on each side.
+/// The clock and the pieces left on each side, each side named as the
+/// player sees it ("Vos pièces", "Pièces de l'ordinateur", "Blancs").
 #[component]
-pub fn Facts(clock: Signal<String>, mine: Signal<u32>, theirs: Signal<u32>) -> impl IntoView {
+pub fn Facts(
+    clock: Signal<String>,
+    white: Signal<u32>,
+    black: Signal<u32>,
+    white_label: &'static str,
+    black_label: &'static str,
+) -> impl IntoView {
     view! {
         <dl class="facts">
             <div><dt>"Temps"</dt><dd data-testid="horloge">{move || clock.get()}</dd></div>
-            <div><dt>"Vos pièces"</dt><dd data-testid="pieces-blanches">{move || mine.get()}</dd></div>
-            <div><dt>"Pièces de l'ordinateur"</dt><dd data-testid="pieces-noires">{move || theirs.get()}</dd></div>
+            <div><dt>{white_label}</dt><dd data-testid="pieces-blanches">{move || white.get()}</dd></div>
+            <div><dt>{black_label}</dt><dd data-testid="pieces-noires">{move || black.get()}</dd></div>
         </dl>
     }
 }
@@ -80,9 +89,10 @@ pub fn GameButtons(
 /// engine before it is sent.
 #[component]
 pub fn TypedMoveForm(
-    position: Signal<Position>,
+    position: Signal<AnyPosition>,
     can_play: Signal<bool>,
-    on_play: Callback<Move>,
+    /// Called with the move in long form.
+    on_play: Callback<String>,
     error: RwSignal<Option<String>>,
 ) -> impl IntoView {
     let typed = RwSignal::new(String::new());
@@ -93,7 +103,7 @@ pub fn TypedMoveForm(
             return;
         }
         let text = typed.get_untracked();
-        match MoveText::parse(&text).and_then(|t| t.resolve(&position.get_untracked())) {
+        match position.with_untracked(|p| p.resolve_text(&text)) {
             Ok(mv) => {
                 typed.set(String::new());
                 on_play.run(mv);
@@ -155,20 +165,22 @@ pub fn PdnExport(#[prop(into)] text: Signal<String>) -> impl IntoView {
 /// and the pseudonym form the first time.
 #[component]
 pub fn WinPanel(score: ScoreView, state: RwSignal<GameView>) -> impl IntoView {
-    let (kind, level, title) = state.with_untracked(|v| (v.kind, v.level, view_title(v)));
+    let (kind, level, title) = state.with_untracked(|v| (v.kind, v.level(), view_title(v)));
+    let variant = state.with_untracked(|v| ranked_variant(&v.setup.parsed_rules()));
     let share = format!(
         "Dames — {title} : gagné avec {} pièces en {}, {} points.",
         score.pieces,
         clock_text(score.seconds * 1000),
         score.score
     );
-    let board_link = match kind {
-        GameKind::Daily => "/classement".to_string(),
-        GameKind::Free => format!("/classement?niveau={}", level.name()),
+    let board_link = match (kind, variant) {
+        (GameKind::Daily, _) => "/classement".to_string(),
+        (_, Some(Preset::International) | None) => format!("/classement?niveau={}", level.name()),
+        (_, Some(variant)) => format!("/classement?niveau={}&variante={}", level.name(), variant.name()),
     };
     let rank = score.rank.map(|r| match kind {
         GameKind::Daily => format!("Votre rang aujourd'hui : {r} (meilleur score du jour : {}).", score.best),
-        GameKind::Free => format!("Votre rang ({title}) : {r} (meilleur score : {}).", score.best),
+        _ => format!("Votre rang ({title}) : {r} (meilleur score : {}).", score.best),
     });
     let saved = RwSignal::new(None::<String>);
     let copy_share = {

@@ -1,39 +1,48 @@
-//! A game against the computer: the server functions that load and extend
-//! it, and the game screen (the board beside its panel, see
-//! [`super::panel`]).
+//! A game against the computer or between two players on one device: the
+//! server functions that load and extend it, and the game screen (the
+//! board beside its panel, see [`super::panel`]).
 
 use super::board::Board;
-use super::describe::{last_computer_move, notation, pdn, view_title};
+use super::describe::{last_move, pdn, rule_lines, variant_name, view_title};
 use super::input::MoveOptions;
 use super::panel::{Facts, GameButtons, MoveList, PdnExport, StatusLine, TypedMoveForm, WinPanel};
+use crate::engine::any::AnyGame;
 use crate::engine::bot::Level;
-use crate::engine::{Color, DrawReason, Game, Move, Outcome, WinReason};
-use crate::protocol::game::stored_game_start;
-use crate::protocol::{AppError, GameKind, GameView};
+use crate::engine::{Color, DrawReason, Outcome, Rules, WinReason};
+use crate::protocol::{AppError, GameKind, GameSetup, GameView};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 /// The player's current game of this kind (the daily challenge of today,
-/// or the latest free game; `level` asks for a free game at that level),
-/// or one not started yet: reading a page stores nothing.
+/// or the latest game of the kind), or one not started yet: reading a page
+/// stores nothing. `setup` (from the address) asks for a game set up so.
 #[server(endpoint = "partie/charger")]
-pub async fn load_game(kind: GameKind, level: Option<Level>) -> Result<GameView, AppError> {
+pub async fn load_game(kind: GameKind, setup: Option<GameSetup>) -> Result<GameView, AppError> {
     use crate::server::api;
-    Ok(api::current_game(&api::RequestContext::current()?, kind, level).await?)
+    Ok(api::current_game(&api::RequestContext::current()?, kind, setup).await?)
 }
 
 /// Starts the game with the player's first move.
 #[server(endpoint = "partie/commencer")]
-pub async fn start_game(kind: GameKind, level: Option<Level>, mv: String) -> Result<GameView, AppError> {
+pub async fn start_game(
+    kind: GameKind,
+    rules: String,
+    level: Level,
+    player: Color,
+    mv: String,
+) -> Result<GameView, AppError> {
     use crate::server::api;
-    Ok(api::start_game(&api::RequestContext::current()?, kind, level, mv).await?)
+    let setup = GameSetup { rules, level, player };
+    Ok(api::start_game(&api::RequestContext::current()?, kind, setup, mv).await?)
 }
 
-/// A new game: "rejouer" or "nouvelle partie".
+/// A new game, stored at once: "Rejouer", "Nouvelle partie", or a game the
+/// computer opens.
 #[server(endpoint = "partie/nouvelle")]
-pub async fn new_game(kind: GameKind, level: Option<Level>) -> Result<GameView, AppError> {
+pub async fn new_game(kind: GameKind, rules: String, level: Level, player: Color) -> Result<GameView, AppError> {
     use crate::server::api;
-    Ok(api::new_game(&api::RequestContext::current()?, kind, level).await?)
+    let setup = GameSetup { rules, level, player };
+    Ok(api::new_game(&api::RequestContext::current()?, kind, setup).await?)
 }
 
 /// The player's game as stored, to catch up after a conflict.
@@ -44,54 +53,116 @@ pub async fn reload_game(game_id: String) -> Result<GameView, AppError> {
 }
 
 /// Plays the player's move (long form) on the position after `ply` plies
-/// and returns the game with the computer's answer. `think_ms` is the
-/// player's own count of thinking time, which the server clamps.
+/// and returns the game with the computer's answer, if it plays. `think_ms`
+/// is the player's own count of thinking time, which the server clamps.
 #[server(endpoint = "partie/jouer")]
 pub async fn play_move(game_id: String, ply: usize, mv: String, think_ms: u64) -> Result<GameView, AppError> {
     use crate::server::api;
     Ok(api::play_move(&api::RequestContext::current()?, game_id, ply, mv, think_ms).await?)
 }
 
+/// The player resigns (in a two-player game, the side to move does).
 #[server(endpoint = "partie/abandonner")]
 pub async fn resign_game(game_id: String) -> Result<GameView, AppError> {
     use crate::server::api;
     Ok(api::resign(&api::RequestContext::current()?, game_id).await?)
 }
 
+/// Two players agree to a draw on the position after `ply` plies.
+#[server(endpoint = "partie/nulle")]
+pub async fn agree_draw(game_id: String, ply: usize) -> Result<GameView, AppError> {
+    use crate::server::api;
+    Ok(api::agree_draw(&api::RequestContext::current()?, game_id, ply).await?)
+}
+
 /// Test hook: starts a game for the current player from any position,
-/// level and seed, so that browser tests can set up a rafle or a quick win.
-/// Compiled out of release builds, and even in a debug build answers only
-/// when the server runs with `DAMES_TEST_HOOKS=1` (as the browser tests
-/// start it), so that `make run` cannot be used to forge a score.
+/// level and seed (and rules and side), so that browser tests can set up a
+/// rafle or a quick win. Compiled out of release builds, and even in a
+/// debug build answers only when the server runs with `DAMES_TEST_HOOKS=1`
+/// (as the browser tests start it), so that `make run` cannot be used to
+/// forge a score.
 #[cfg(debug_assertions)]
 #[server(endpoint = "test/partie")]
-pub async fn start_test_game(fen: String, level: Level, seed: u64, kind: GameKind) -> Result<GameView, AppError> {
+pub async fn start_test_game(
+    fen: String,
+    level: Level,
+    seed: u64,
+    kind: GameKind,
+    rules: Option<String>,
+    player: Option<Color>,
+) -> Result<GameView, AppError> {
     use crate::server::api;
     if std::env::var("DAMES_TEST_HOOKS").as_deref() != Ok("1") {
         return Err(AppError::BadRequest("crochet de test désactivé".into()));
     }
-    let start = crate::engine::Position::from_fen(&fen).map_err(|e| AppError::BadRequest(e.to_string()))?;
-    Ok(api::start_test_game(&api::RequestContext::current()?, start, level, seed, kind).await?)
+    let rules = rules.unwrap_or_else(|| Rules::DAILY.to_string());
+    let setup = GameSetup { rules, level, player: player.unwrap_or(Color::White) };
+    Ok(api::start_test_game(&api::RequestContext::current()?, fen, setup, seed, kind).await?)
 }
 
-/// The outcome in words, from the player's side (White).
-pub fn outcome_text(outcome: Outcome) -> String {
-    match outcome {
-        Outcome::Win { winner: Color::White, reason } => match reason {
+/// Who the page speaks to: one player against the computer (with their
+/// side), or two players sharing the device.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Seat {
+    Against(Color),
+    Shared,
+}
+
+impl Seat {
+    pub fn of(view: &GameView) -> Seat {
+        if view.kind.against_computer() {
+            Seat::Against(view.setup.player)
+        } else {
+            Seat::Shared
+        }
+    }
+
+    /// Whether the page takes a move from `turn`'s side.
+    pub fn plays(self, turn: Color) -> bool {
+        match self {
+            Seat::Against(me) => me == turn,
+            Seat::Shared => true,
+        }
+    }
+}
+
+/// "blancs" or "noirs".
+pub const fn side_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "blancs",
+        Color::Black => "noirs",
+    }
+}
+
+/// The outcome in words, as the seat sees it, with the rules' own counts.
+pub fn outcome_text(outcome: Outcome, seat: Seat, rules: &Rules) -> String {
+    match (outcome, seat) {
+        (Outcome::Win { winner, reason }, Seat::Against(me)) if winner == me => match reason {
             WinReason::NoPieces => "Vous avez gagné : l'ordinateur n'a plus de pièce.".into(),
             WinReason::Blocked => "Vous avez gagné : l'ordinateur est bloqué.".into(),
             WinReason::Resignation => "Vous avez gagné : l'ordinateur abandonne.".into(),
         },
-        Outcome::Win { winner: Color::Black, reason } => match reason {
+        (Outcome::Win { reason, .. }, Seat::Against(_)) => match reason {
             WinReason::NoPieces => "Perdu : vous n'avez plus de pièce.".into(),
             WinReason::Blocked => "Perdu : vous n'avez plus de coup possible.".into(),
             WinReason::Resignation => "Vous avez abandonné.".into(),
         },
-        Outcome::Draw(DrawReason::KingMoves) => {
-            "Partie nulle : 25 coups de chaque côté sans prise ni mouvement de pion.".into()
+        (Outcome::Win { winner, reason }, Seat::Shared) => {
+            let (w, l) = (side_name(winner), side_name(!winner));
+            match reason {
+                WinReason::NoPieces => format!("Les {w} gagnent : les {l} n'ont plus de pièce."),
+                WinReason::Blocked => format!("Les {w} gagnent : les {l} sont bloqués."),
+                WinReason::Resignation => format!("Les {w} gagnent : les {l} abandonnent."),
+            }
         }
-        Outcome::Draw(DrawReason::MoveLimit) => "Partie nulle : plus de 150 coups de chaque côté.".into(),
-        Outcome::Draw(DrawReason::Repetition) => "Partie nulle : la même position est revenue trois fois.".into(),
+        (Outcome::Draw(DrawReason::KingMoves), _) => {
+            format!("Partie nulle : {} coups de chaque côté sans prise ni mouvement de pion.", rules.draw_moves)
+        }
+        (Outcome::Draw(DrawReason::MoveLimit), _) => {
+            format!("Partie nulle : plus de {} coups de chaque côté.", rules.move_limit)
+        }
+        (Outcome::Draw(DrawReason::Repetition), _) => "Partie nulle : la même position est revenue trois fois.".into(),
+        (Outcome::Draw(DrawReason::Agreement), _) => "Partie nulle d'un commun accord.".into(),
     }
 }
 
@@ -101,10 +172,10 @@ pub fn clock_text(ms: u64) -> String {
     format!("{:02}:{:02}", s / 60, s % 60)
 }
 
-/// Loads the player's game and shows it.
+/// Loads the player's game and shows it; `setup` comes from the address.
 #[component]
-pub fn Play(kind: GameKind, level: Option<Level>) -> impl IntoView {
-    let loaded = Resource::new(move || (kind, level), |(kind, level)| load_game(kind, level));
+pub fn Play(kind: GameKind, setup: Option<GameSetup>) -> impl IntoView {
+    let loaded = Resource::new(move || (kind, setup.clone()), |(kind, setup)| load_game(kind, setup));
     view! {
         <Suspense fallback=|| view! { <p class="loading">"Préparation du damier…"</p> }>
             {move || Suspend::new(async move {
@@ -117,68 +188,102 @@ pub fn Play(kind: GameKind, level: Option<Level>) -> impl IntoView {
     }
 }
 
-/// What the status line says.
-pub fn status_text(
-    outcome: Option<Outcome>,
-    pending: bool,
-    players_turn: bool,
-    must_capture: bool,
-    started: bool,
-) -> String {
-    match outcome {
-        Some(o) => outcome_text(o),
-        None if pending => "L'ordinateur réfléchit…".into(),
-        None if players_turn && must_capture => "À vous de jouer : la prise est obligatoire.".into(),
-        None if players_turn && !started => "À vous de jouer (blancs). Le chrono démarre à votre premier coup.".into(),
-        None if players_turn => "À vous de jouer (blancs).".into(),
-        None => "Au tour de l'ordinateur (noirs).".into(),
+/// What the status line says while the game goes on (the outcome once it
+/// is over).
+pub struct Situation {
+    pub seat: Seat,
+    pub turn: Color,
+    pub pending: bool,
+    pub must_capture: bool,
+    pub started: bool,
+}
+
+pub fn status_text(outcome: Option<Outcome>, rules: &Rules, now: &Situation) -> String {
+    if let Some(o) = outcome {
+        return outcome_text(o, now.seat, rules);
+    }
+    let forced = if now.must_capture { " : la prise est obligatoire." } else { "." };
+    match now.seat {
+        Seat::Against(_) if now.pending => "L'ordinateur réfléchit…".into(),
+        Seat::Against(me) if now.turn != me && !now.started => {
+            "L'ordinateur a le trait : lancez la partie pour qu'il joue son premier coup.".into()
+        }
+        Seat::Against(me) if now.turn != me => format!("Au tour de l'ordinateur ({}).", side_name(!me)),
+        Seat::Against(me) if now.must_capture => format!("À vous de jouer ({}){forced}", side_name(me)),
+        Seat::Against(me) if !now.started => {
+            format!("À vous de jouer ({}). Le chrono démarre à votre premier coup.", side_name(me))
+        }
+        Seat::Against(me) => format!("À vous de jouer ({}).", side_name(me)),
+        Seat::Shared if now.pending => "Enregistrement du coup…".into(),
+        Seat::Shared => format!("Aux {} de jouer{forced}", side_name(now.turn)),
     }
 }
 
+/// Where this browser remembers whether a two-player board turns to face
+/// the side to move.
+pub const TURN_BOARD_KEY: &str = "dames.tourner";
+
 #[island]
 pub fn GameScreen(initial: GameView) -> impl IntoView {
+    let fallback = AnyGame::new(
+        crate::engine::any::AnyPosition::initial(initial.setup.parsed_rules())
+            .unwrap_or_else(|_| crate::engine::any::AnyPosition::initial(Rules::INTERNATIONAL).expect("a start")),
+    );
+    let seat = Seat::of(&initial);
+    let rules = initial.setup.parsed_rules();
     let state = RwSignal::new(initial);
-    let game = Memo::new(move |_| state.with(|v| v.replay().unwrap_or_else(|_| Game::new(stored_game_start()))));
+    let game = Memo::new(move |_| state.with(|v| v.replay().unwrap_or_else(|_| fallback.clone())));
     let pending = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
     let announce = RwSignal::new(String::new());
     let show_numbers = RwSignal::new(false);
+    let turn_board = RwSignal::new(false);
     // Thinking time since the server's last answer, counted only while the
     // page is visible and the game has started.
     let think_ms = RwSignal::new(0u64);
 
-    // The replay applies a resignation too, so the game alone says how it
-    // ended.
+    // The replay applies a resignation and an agreed draw too, so the game
+    // alone says how it ended.
     let outcome = Memo::new(move |_| game.with(|g| g.outcome()));
-    let position = Signal::derive(move || game.with(|g| *g.position()));
+    let position = Signal::derive(move || game.with(|g| g.position()));
+    let turn = Memo::new(move |_| game.with(|g| g.turn()));
     let started = Memo::new(move |_| state.with(|v| v.is_started()));
-    let players_turn = Memo::new(move |_| outcome.get().is_none() && game.with(|g| g.turn() == Color::White));
+    let players_turn = Memo::new(move |_| outcome.get().is_none() && seat.plays(turn.get()));
     let options = Memo::new(move |_| {
         if players_turn.get() && !pending.get() {
-            game.with(|g| MoveOptions::new(g.position()))
+            game.with(|g| MoveOptions::new(&g.position()))
         } else {
             MoveOptions::none()
         }
     });
     // A memo: every square reads it, and working it out replays the game.
-    let last_move = Memo::new(move |_| game.with(last_computer_move));
+    let shown_last = Memo::new(move |_| game.with(last_move));
     // A memo, so that the score panel (and its pseudonym form) is not
     // rebuilt when another part of the game state changes.
     let score = Memo::new(move |_| state.with(|v| v.score.clone()));
-    let texts = Memo::new(move |_| game.with(notation));
+    let texts = Memo::new(move |_| game.with(|g| g.notation()));
     let pdn_text = Memo::new(move |_| state.with(|v| game.with(|g| pdn(g, v))));
+    let flipped = Signal::derive(move || match seat {
+        Seat::Against(me) => me == Color::Black,
+        Seat::Shared => turn_board.get() && turn.get() == Color::Black,
+    });
+    // The computer has the first move of a game not started yet: the
+    // player starts it with a button (a page view stores nothing).
+    let computer_opens = Memo::new(move |_| !started.get() && outcome.get().is_none() && !seat.plays(turn.get()));
 
     #[cfg(feature = "hydrate")]
     {
         let counting = Signal::derive(move || started.get() && players_turn.get() && !pending.get());
         run_thinking_clock(think_ms, counting);
         // After hydration, so that the first render matches the server's.
-        Effect::new(move |_| show_numbers.set(remembered_numbers()));
+        Effect::new(move |_| {
+            show_numbers.set(remembered(super::panel::NUMBERS_KEY));
+            turn_board.set(remembered(TURN_BOARD_KEY));
+        });
     }
 
-    let send = move |mv: Move| {
+    let send = move |text: String| {
         let view = state.get_untracked();
-        let text = mv.long_form().to_string();
         // Show the player's move at once; the server's answer replaces it.
         state.update(|v| v.moves.push(text.clone()));
         pending.set(true);
@@ -189,12 +294,13 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
             let answer = if view.is_started() {
                 play_move(view.id.clone(), ply, text, think).await
             } else {
-                start_game(view.kind, Some(view.level), text).await
+                let GameSetup { rules, level, player } = view.setup.clone();
+                start_game(view.kind, rules, level, player, text).await
             };
             match answer {
                 Ok(next) => {
                     think_ms.set(0);
-                    announce.set(answer_announcement(&next));
+                    announce.set(answer_announcement(&next, seat));
                     state.set(next);
                 }
                 Err(AppError::Conflict) => {
@@ -215,16 +321,20 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
         });
     };
 
-    let chosen_level = RwSignal::new(state.with_untracked(|v| v.level));
-    let restart = move |_| {
-        let kind = state.with_untracked(|v| v.kind);
-        let level = chosen_level.get_untracked();
+    let chosen_level = RwSignal::new(state.with_untracked(|v| v.level()));
+    let restart = move || {
+        let (kind, mut setup) = state.with_untracked(|v| (v.kind, v.setup.clone()));
+        setup.level = chosen_level.get_untracked();
         pending.set(true);
         spawn_local(async move {
-            match new_game(kind, Some(level)).await {
+            match new_game(kind, setup.rules, setup.level, setup.player).await {
                 Ok(next) => {
                     think_ms.set(0);
-                    announce.set("Nouvelle partie. À vous de jouer.".into());
+                    let text = match Seat::of(&next) {
+                        Seat::Shared => "Nouvelle partie.".to_string(),
+                        seat => format!("Nouvelle partie. {}", answer_announcement(&next, seat)),
+                    };
+                    announce.set(text);
                     state.set(next);
                 }
                 Err(e) => error.set(Some(e.to_string())),
@@ -239,7 +349,13 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
         spawn_local(async move {
             match resign_game(id).await {
                 Ok(next) => {
-                    announce.set("Vous avez abandonné.".into());
+                    let text = next
+                        .replay()
+                        .ok()
+                        .and_then(|g| g.outcome())
+                        .map(|o| outcome_text(o, seat, &rules))
+                        .unwrap_or_default();
+                    announce.set(text);
                     state.set(next);
                 }
                 Err(e) => error.set(Some(e.to_string())),
@@ -249,15 +365,28 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
     };
 
     let status = Signal::derive(move || {
-        status_text(outcome.get(), pending.get(), players_turn.get(), options.with(|o| o.must_capture()), started.get())
+        let now = Situation {
+            seat,
+            turn: turn.get(),
+            pending: pending.get(),
+            must_capture: options.with(|o| o.must_capture()),
+            started: started.get(),
+        };
+        status_text(outcome.get(), &rules, &now)
     });
     let over = Signal::derive(move || outcome.get().is_some());
     let clock = Signal::derive(move || clock_text(state.with(|v| v.active_ms) + think_ms.get()));
-    let count = move |color: Color| Signal::derive(move || position.with(|p| p.pieces(color).count()));
+    let count = move |color: Color| Signal::derive(move || position.with(|p| p.count(color)));
+    let (white_label, black_label) = match seat {
+        Seat::Against(Color::White) => ("Vos pièces", "Pièces de l'ordinateur"),
+        Seat::Against(Color::Black) => ("Pièces de l'ordinateur", "Vos pièces"),
+        Seat::Shared => ("Pièces blanches", "Pièces noires"),
+    };
     let can_play = Signal::derive(move || players_turn.get() && !pending.get());
     // An unstarted game has nothing to give up.
     let can_resign = Signal::derive(move || can_play.get() && started.get());
-    let is_free = move || state.with(|v| v.kind == GameKind::Free);
+    let kind = state.with_untracked(|v| v.kind);
+    let rules_shown = state.with_untracked(|v| v.setup.parsed_rules());
 
     view! {
         <section class="play" aria-labelledby="titre-partie" data-partie=move || state.with(|v| v.id.clone())>
@@ -267,29 +396,38 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
                     <Board
                         position=position
                         options=options
-                        last_move=last_move
+                        last_move=shown_last
                         on_play=Callback::new(send)
                         show_numbers=show_numbers
+                        flipped=flipped
                     />
                 </div>
                 <div class="panel">
                     <StatusLine text=status over=over/>
                     <p class="sr-only" aria-live="polite" data-testid="annonce">{move || announce.get()}</p>
                     {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
-                    <Facts clock=clock mine=count(Color::White) theirs=count(Color::Black)/>
+                    <Show when=move || computer_opens.get()>
+                        <button type="button" class="primary" on:click=move |_| restart() disabled=move || pending.get()>
+                            "Lancer la partie"
+                        </button>
+                    </Show>
+                    <Facts clock=clock white=count(Color::White) black=count(Color::Black) white_label black_label/>
                     <GameButtons
                         over=over
                         busy=pending
                         can_resign=can_resign
-                        on_restart=Callback::new(restart)
+                        on_restart=Callback::new(move |_| restart())
                         on_resign=Callback::new(resign)
                         show_numbers=show_numbers
                     />
-                    <Show when=is_free>
-                        <LevelPicker chosen=chosen_level/>
-                    </Show>
+                    {(seat == Seat::Shared).then(|| view! {
+                        <DrawOffer state=state turn=turn over=over busy=pending error=error announce=announce/>
+                        <TurnBoardToggle turn_board=turn_board/>
+                    })}
+                    {(kind == GameKind::Free).then(|| view! { <LevelPicker chosen=chosen_level/> })}
                     {move || score.get().map(|score| view! { <WinPanel score=score state=state/> })}
                     <TypedMoveForm position=position can_play=can_play on_play=Callback::new(send) error=error/>
+                    <RulesSummary rules=rules_shown/>
                     <MoveList texts=texts/>
                     <PdnExport text=pdn_text/>
                 </div>
@@ -300,14 +438,121 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
 
 /// What the live region says after the server's answer: the computer's
 /// move, and how the game ended if it did.
-fn answer_announcement(next: &GameView) -> String {
+fn answer_announcement(next: &GameView, seat: Seat) -> String {
     let Ok(game) = next.replay() else { return String::new() };
-    let mut text = last_computer_move(&game).map(|m| format!("L'ordinateur joue {}.", m.text)).unwrap_or_default();
+    let mut text = match (seat, last_move(&game)) {
+        (Seat::Against(me), Some(m)) if m.by != me => format!("L'ordinateur joue {}.", m.text),
+        (Seat::Shared, Some(m)) => format!("Les {} jouent {}.", side_name(m.by), m.text),
+        _ => String::new(),
+    };
     if let Some(o) = game.outcome() {
         text.push(' ');
-        text.push_str(&outcome_text(o));
+        text.push_str(&outcome_text(o, seat, &game.rules()));
     }
-    text
+    text.trim().to_string()
+}
+
+/// The rules of the game: the variant's name, and every rule when they are
+/// custom.
+#[component]
+fn RulesSummary(rules: Rules) -> impl IntoView {
+    let custom = rules.preset().is_none() && rules != Rules::DAILY;
+    view! {
+        <details class="rules-summary" open=custom>
+            <summary data-testid="regles">{variant_name(&rules)}</summary>
+            <dl>
+                {rule_lines(&rules).into_iter().map(|(name, value)| view! {
+                    <div><dt>{name}</dt><dd>{value}</dd></div>
+                }).collect_view()}
+            </dl>
+        </details>
+    }
+}
+
+/// Draw by agreement between two players on one device: one side offers,
+/// the other accepts or declines on the same screen.
+#[component]
+fn DrawOffer(
+    state: RwSignal<GameView>,
+    turn: Memo<Color>,
+    over: Signal<bool>,
+    busy: RwSignal<bool>,
+    error: RwSignal<Option<String>>,
+    announce: RwSignal<String>,
+) -> impl IntoView {
+    // The side that offered, on the ply it offered at.
+    let offer = RwSignal::new(None::<(Color, usize)>);
+    let plies = Memo::new(move |_| state.with(|v| v.moves.len()));
+    // A move played declines the offer.
+    Effect::new(move |_| {
+        let now = plies.get();
+        if offer.with_untracked(|o| o.is_some_and(|(_, at)| at != now)) {
+            offer.set(None);
+        }
+    });
+    let make_offer = move |_| {
+        let side = turn.get_untracked();
+        offer.set(Some((side, plies.get_untracked())));
+        announce.set(format!("Les {} proposent la nulle.", side_name(side)));
+    };
+    let accept = move |_| {
+        let (id, ply) = state.with_untracked(|v| (v.id.clone(), v.moves.len()));
+        busy.set(true);
+        spawn_local(async move {
+            match agree_draw(id, ply).await {
+                Ok(next) => {
+                    offer.set(None);
+                    announce.set("Partie nulle d'un commun accord.".into());
+                    state.set(next);
+                }
+                Err(e) => error.set(Some(e.to_string())),
+            }
+            busy.set(false);
+        });
+    };
+    let decline = move |_| {
+        if let Some((side, _)) = offer.get_untracked() {
+            announce.set(format!("Les {} refusent la nulle.", side_name(!side)));
+        }
+        offer.set(None);
+    };
+    let can_offer = move || !over.get() && !busy.get() && state.with(|v| v.is_started()) && offer.get().is_none();
+    view! {
+        <div class="draw-offer">
+            {move || match offer.get() {
+                Some((side, _)) if !over.get() => view! {
+                    <p role="status" data-testid="offre-nulle">
+                        {format!("Les {} proposent la nulle. Les {} acceptent-ils ?", side_name(side), side_name(!side))}
+                    </p>
+                    <div class="buttons">
+                        <button type="button" class="primary" on:click=accept disabled=move || busy.get()>"Accepter la nulle"</button>
+                        <button type="button" on:click=decline>"Refuser"</button>
+                    </div>
+                }.into_any(),
+                _ => view! {
+                    <button type="button" on:click=make_offer disabled=move || !can_offer()>"Proposer la nulle"</button>
+                }.into_any(),
+            }}
+        </div>
+    }
+}
+
+/// The two-player setting: the board turns to face the side to move, or
+/// stays with White at the bottom. Remembered by this browser.
+#[component]
+fn TurnBoardToggle(turn_board: RwSignal<bool>) -> impl IntoView {
+    let toggle = move |_| {
+        turn_board.update(|t| *t = !*t);
+        #[cfg(feature = "hydrate")]
+        if let Some(storage) = window().local_storage().ok().flatten() {
+            let _ = storage.set_item(TURN_BOARD_KEY, if turn_board.get_untracked() { "1" } else { "0" });
+        }
+    };
+    view! {
+        <button type="button" on:click=toggle aria-pressed=move || turn_board.get().to_string()>
+            "Tourner le damier vers le joueur au trait"
+        </button>
+    }
 }
 
 /// The level of the next free game.
@@ -350,16 +595,11 @@ fn run_thinking_clock(think_ms: RwSignal<u64>, counting: Signal<bool>) {
     }
 }
 
-/// Whether this browser asked for the square numbers last time.
+/// Whether this browser turned a setting on last time (`key` in local
+/// storage).
 #[cfg(feature = "hydrate")]
-fn remembered_numbers() -> bool {
-    window()
-        .local_storage()
-        .ok()
-        .flatten()
-        .and_then(|s| s.get_item(super::panel::NUMBERS_KEY).ok().flatten())
-        .as_deref()
-        == Some("1")
+fn remembered(key: &str) -> bool {
+    window().local_storage().ok().flatten().and_then(|s| s.get_item(key).ok().flatten()).as_deref() == Some("1")
 }
 
 #[cfg(feature = "hydrate")]
@@ -371,19 +611,52 @@ fn now_ms() -> f64 {
 mod tests {
     use super::*;
 
+    fn now(seat: Seat, turn: Color, must_capture: bool, started: bool) -> Situation {
+        Situation { seat, turn, pending: false, must_capture, started }
+    }
+
     #[test]
     fn clock_and_outcome_texts() {
         assert_eq!(clock_text(0), "00:00");
         assert_eq!(clock_text(754_999), "12:34");
-        assert!(outcome_text(Outcome::Draw(DrawReason::MoveLimit)).contains("150"));
+        let me = Seat::Against(Color::White);
+        assert!(outcome_text(Outcome::Draw(DrawReason::MoveLimit), me, &Rules::DAILY).contains("150"));
+        assert!(outcome_text(Outcome::Draw(DrawReason::KingMoves), me, &Rules::ENGLISH).contains("40 coups"));
+        let black_wins = Outcome::Win { winner: Color::Black, reason: WinReason::NoPieces };
+        assert!(outcome_text(black_wins, Seat::Against(Color::Black), &Rules::RUSSIAN).starts_with("Vous avez gagné"));
+        assert_eq!(
+            outcome_text(black_wins, Seat::Shared, &Rules::RUSSIAN),
+            "Les noirs gagnent : les blancs n'ont plus de pièce."
+        );
+        assert_eq!(
+            outcome_text(Outcome::Draw(DrawReason::Agreement), Seat::Shared, &Rules::ENGLISH),
+            "Partie nulle d'un commun accord."
+        );
     }
 
     #[test]
     fn the_status_line_says_what_to_do() {
-        assert!(status_text(None, false, true, false, false).contains("premier coup"));
-        assert_eq!(status_text(None, false, true, true, true), "À vous de jouer : la prise est obligatoire.");
-        assert_eq!(status_text(None, true, true, false, true), "L'ordinateur réfléchit…");
-        assert_eq!(status_text(None, false, false, false, true), "Au tour de l'ordinateur (noirs).");
-        assert!(status_text(Some(Outcome::Draw(DrawReason::KingMoves)), false, false, false, true).contains("25 coups"));
+        let white = Seat::Against(Color::White);
+        let rules = Rules::DAILY;
+        assert!(status_text(None, &rules, &now(white, Color::White, false, false)).contains("premier coup"));
+        assert_eq!(
+            status_text(None, &rules, &now(white, Color::White, true, true)),
+            "À vous de jouer (blancs) : la prise est obligatoire."
+        );
+        let thinking = Situation { pending: true, ..now(white, Color::White, false, true) };
+        assert_eq!(status_text(None, &rules, &thinking), "L'ordinateur réfléchit…");
+        assert_eq!(
+            status_text(None, &rules, &now(white, Color::Black, false, true)),
+            "Au tour de l'ordinateur (noirs)."
+        );
+        let black = Seat::Against(Color::Black);
+        assert!(status_text(None, &rules, &now(black, Color::White, false, false)).contains("lancez la partie"));
+        assert_eq!(status_text(None, &rules, &now(black, Color::Black, false, true)), "À vous de jouer (noirs).");
+        assert_eq!(
+            status_text(None, &rules, &now(Seat::Shared, Color::Black, true, true)),
+            "Aux noirs de jouer : la prise est obligatoire."
+        );
+        let drawn = Some(Outcome::Draw(DrawReason::KingMoves));
+        assert!(status_text(drawn, &rules, &now(white, Color::White, false, true)).contains("25 coups"));
     }
 }

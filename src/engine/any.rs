@@ -1,10 +1,17 @@
-//! A position on any board: the geometry chosen at run time from the rules'
-//! board size, for what reads rules from text (the command line, test data)
-//! and so cannot name the board's type.
+//! A position and a game on any board: the geometry chosen at run time from
+//! the rules' board size, for what reads rules from text (the site's stored
+//! games, the command line, test data) and so cannot name the board's type.
+//! What they answer speaks in square numbers and move texts, so that the
+//! page and the server never meet the board's type either.
 
+use super::bot::{self, Level};
 use super::geometry::{Eight, Geometry, Ten, Twelve};
-use super::notation::FenError;
-use super::{perft, perft_divide, Position, PositionError, Rules};
+use super::notation::{move_to_text, parse_long_form, parse_move, FenError, MoveTextError};
+use super::pdn::{move_texts, write_pdn};
+use super::{
+    perft, perft_divide, Color, Game, GameError, Move, Outcome, Piece, Position, PositionError, Rules, Square,
+};
+use serde::{Deserialize, Serialize};
 
 /// A position of a rule set whose board is known only at run time.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -48,6 +55,41 @@ impl AnyPosition {
         on_board!(self, |p| p.rules())
     }
 
+    pub fn layout(&self) -> Layout {
+        Layout { size: self.rules().size }
+    }
+
+    pub fn turn(&self) -> Color {
+        on_board!(self, |p| p.turn())
+    }
+
+    /// The piece on square `number`, if any (none off the board).
+    pub fn piece_at(&self, number: u8) -> Option<Piece> {
+        on_board!(self, |p| Square::new(number).and_then(|s| p.piece_at(s)))
+    }
+
+    /// How many pieces `color` has.
+    pub fn count(&self, color: Color) -> u32 {
+        on_board!(self, |p| p.pieces(color).count())
+    }
+
+    /// The legal moves with everything the board needs to offer them.
+    pub fn choices(&self) -> Vec<MoveChoice> {
+        on_board!(self, |p| p.legal_moves().iter().map(|m| MoveChoice::new(p, m)).collect())
+    }
+
+    /// A move typed by the player in notation (`32-28`, `19x30`,
+    /// `28x19x10`), in long form, or why it is refused.
+    pub fn resolve_text(&self, text: &str) -> Result<String, MoveTextError> {
+        on_board!(self, |p| parse_move(p, text).map(|m| m.long_form().to_string()))
+    }
+
+    /// The pieces a capture jumps when it lands on `steps` one after the
+    /// other from `from`: shown as ghosts while a rafle is being entered.
+    pub fn jumped(&self, from: u8, steps: &[u8]) -> Vec<u8> {
+        on_board!(self, |p| jumped_on(p, from, steps))
+    }
+
     pub fn to_fen(&self) -> String {
         on_board!(self, |p| p.to_fen())
     }
@@ -66,6 +108,287 @@ impl AnyPosition {
     /// start, end and captured squares.
     pub fn legal_move_texts(&self) -> Vec<String> {
         on_board!(self, |p| sorted_texts(p))
+    }
+}
+
+/// A board's shape, for drawing it: which row and column each numbered
+/// square sits on.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Layout {
+    /// 8, 10 or 12 squares a side.
+    pub size: u8,
+}
+
+/// Runs `$body` with `$G` naming the geometry of a board of `$size`.
+macro_rules! on_size {
+    ($size:expr, |$G:ident| $body:expr) => {
+        match $size {
+            8 => {
+                type $G = Eight;
+                $body
+            }
+            12 => {
+                type $G = Twelve;
+                $body
+            }
+            _ => {
+                type $G = Ten;
+                $body
+            }
+        }
+    };
+}
+
+impl Layout {
+    /// Dark squares on the board.
+    pub fn squares(self) -> u8 {
+        self.size * self.size / 2
+    }
+
+    /// The number of the dark square at `row` (0 = Black's side) and
+    /// `column` (0 = left as White sees it), if it is one.
+    pub fn square_at(self, row: u8, column: u8) -> Option<u8> {
+        on_size!(self.size, |G| Square::<G>::from_row_column(row, column).map(Square::number))
+    }
+
+    /// The row and column of square `number` (which must be on the board).
+    pub fn row_column(self, number: u8) -> Option<(u8, u8)> {
+        on_size!(self.size, |G| Square::<G>::new(number).map(|s| (s.row(), s.column())))
+    }
+}
+
+/// A legal move as the board offers it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveChoice {
+    pub from: u8,
+    pub to: u8,
+    /// Where the captured pieces stand, in ascending order.
+    pub captured: Vec<u8>,
+    /// Every route the move can take, as its landing squares (a quiet
+    /// move's only route is its destination).
+    pub paths: Vec<Vec<u8>>,
+    /// The long form the server reads (`28x19{23}`).
+    pub long: String,
+    /// The notation a player reads (`28x19`).
+    pub text: String,
+}
+
+impl MoveChoice {
+    fn new<G: Geometry>(pos: &Position<G>, mv: &Move<G>) -> MoveChoice {
+        let paths = if mv.is_capture() { pos.capture_paths(mv) } else { vec![vec![mv.to]] };
+        MoveChoice {
+            from: mv.from.number(),
+            to: mv.to.number(),
+            captured: mv.captured.squares().map(Square::number).collect(),
+            paths: paths.into_iter().map(|p| p.into_iter().map(Square::number).collect()).collect(),
+            long: mv.long_form().to_string(),
+            text: move_to_text(pos, mv),
+        }
+    }
+
+    pub fn is_capture(&self) -> bool {
+        !self.captured.is_empty()
+    }
+}
+
+fn jumped_on<G: Geometry>(pos: &Position<G>, from: u8, steps: &[u8]) -> Vec<u8> {
+    let mut jumped = Vec::new();
+    let Some(mut at) = Square::<G>::new(from) else { return jumped };
+    for next in steps.iter().filter_map(|&n| Square::<G>::new(n)) {
+        jumped.extend(at.between(next).into_iter().filter(|s| pos.piece_at(*s).is_some()).map(Square::number));
+        at = next;
+    }
+    jumped
+}
+
+/// A game whose board is known only at run time.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum AnyGame {
+    Eight(Game<Eight>),
+    Ten(Game<Ten>),
+    Twelve(Game<Twelve>),
+}
+
+macro_rules! on_game {
+    ($any:expr, |$g:ident| $body:expr) => {
+        match $any {
+            AnyGame::Eight($g) => $body,
+            AnyGame::Ten($g) => $body,
+            AnyGame::Twelve($g) => $body,
+        }
+    };
+}
+
+/// Why a move or an action could not be added to a game.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum AnyGameError {
+    /// The game has ended.
+    Finished(Outcome),
+    /// The move text does not name a legal move.
+    Text(MoveTextError),
+    /// The move is not legal here.
+    Illegal(String),
+}
+
+impl std::fmt::Display for AnyGameError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AnyGameError::Finished(outcome) => write!(f, "the game is over: {outcome}"),
+            AnyGameError::Text(e) => write!(f, "{e}"),
+            AnyGameError::Illegal(e) => f.write_str(e),
+        }
+    }
+}
+
+impl std::error::Error for AnyGameError {}
+
+impl<G: Geometry> From<GameError<G>> for AnyGameError {
+    fn from(e: GameError<G>) -> AnyGameError {
+        match e {
+            GameError::Finished(outcome) => AnyGameError::Finished(outcome),
+            GameError::Text(e) => AnyGameError::Text(e),
+            GameError::Illegal(e) => AnyGameError::Illegal(e.to_string()),
+        }
+    }
+}
+
+impl AnyGame {
+    /// A game from `start`, played under its rules.
+    pub fn new(start: AnyPosition) -> AnyGame {
+        match start {
+            AnyPosition::Eight(p) => AnyGame::Eight(Game::new(p)),
+            AnyPosition::Ten(p) => AnyGame::Ten(Game::new(p)),
+            AnyPosition::Twelve(p) => AnyGame::Twelve(Game::new(p)),
+        }
+    }
+
+    pub fn start(&self) -> AnyPosition {
+        match self {
+            AnyGame::Eight(g) => AnyPosition::Eight(*g.start()),
+            AnyGame::Ten(g) => AnyPosition::Ten(*g.start()),
+            AnyGame::Twelve(g) => AnyPosition::Twelve(*g.start()),
+        }
+    }
+
+    pub fn position(&self) -> AnyPosition {
+        match self {
+            AnyGame::Eight(g) => AnyPosition::Eight(*g.position()),
+            AnyGame::Ten(g) => AnyPosition::Ten(*g.position()),
+            AnyGame::Twelve(g) => AnyPosition::Twelve(*g.position()),
+        }
+    }
+
+    pub fn rules(&self) -> Rules {
+        self.position().rules()
+    }
+
+    pub fn turn(&self) -> Color {
+        on_game!(self, |g| g.turn())
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        on_game!(self, |g| g.outcome())
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.outcome().is_some()
+    }
+
+    /// Plies played.
+    pub fn ply_count(&self) -> usize {
+        on_game!(self, |g| g.moves().len())
+    }
+
+    /// Moves `color` has played.
+    pub fn moves_played(&self, color: Color) -> u32 {
+        on_game!(self, |g| g.moves_played(color))
+    }
+
+    /// The legal moves now (none once the game is over).
+    pub fn choices(&self) -> Vec<MoveChoice> {
+        if self.is_over() {
+            return Vec::new();
+        }
+        self.position().choices()
+    }
+
+    /// Plays a move given in long form (`32-28`, `28x19{23}`); returns it
+    /// as the long form again.
+    pub fn play_long(&mut self, text: &str) -> Result<String, AnyGameError> {
+        if let Some(outcome) = self.outcome() {
+            return Err(AnyGameError::Finished(outcome));
+        }
+        on_game!(self, |g| {
+            let mv = parse_long_form(g.position(), text).map_err(AnyGameError::Text)?;
+            g.play(&mv)?;
+            Ok(mv.long_form().to_string())
+        })
+    }
+
+    /// `color` gives up.
+    pub fn resign(&mut self, color: Color) -> Result<(), AnyGameError> {
+        on_game!(self, |g| Ok(g.resign(color)?))
+    }
+
+    /// Both players agree to a draw.
+    pub fn agree_draw(&mut self) -> Result<(), AnyGameError> {
+        on_game!(self, |g| Ok(g.agree_draw()?))
+    }
+
+    /// Every ply in notation (`32-28`, `19x30`).
+    pub fn notation(&self) -> Vec<String> {
+        on_game!(self, |g| move_texts(g.start(), g.moves()))
+    }
+
+    /// Every ply in long form.
+    pub fn long_forms(&self) -> Vec<String> {
+        on_game!(self, |g| g.moves().iter().map(|m| m.long_form().to_string()).collect())
+    }
+
+    /// The position before each move and after the last.
+    pub fn positions(&self) -> Vec<AnyPosition> {
+        match self {
+            AnyGame::Eight(g) => g.positions().into_iter().map(AnyPosition::Eight).collect(),
+            AnyGame::Ten(g) => g.positions().into_iter().map(AnyPosition::Ten).collect(),
+            AnyGame::Twelve(g) => g.positions().into_iter().map(AnyPosition::Twelve).collect(),
+        }
+    }
+
+    /// Every ply: who played it and every route it took.
+    pub fn played(&self) -> Vec<(Color, MoveChoice)> {
+        on_game!(self, |g| g
+            .positions()
+            .iter()
+            .zip(g.moves())
+            .map(|(before, mv)| (before.turn(), MoveChoice::new(before, mv)))
+            .collect())
+    }
+
+    /// The last ply, who played it and every route it took.
+    pub fn last_move(&self) -> Option<(Color, MoveChoice)> {
+        on_game!(self, |g| {
+            let mv = g.moves().last()?;
+            let before = g.positions().into_iter().nth_back(1)?;
+            Some((before.turn(), MoveChoice::new(&before, mv)))
+        })
+    }
+
+    /// The computer's move at `level` with `seed` (long form), or `None`
+    /// when the game is over.
+    pub fn bot_reply(&self, level: Level, seed: u64) -> Option<String> {
+        on_game!(self, |g| bot::reply(g, level, seed).map(|r| r.mv.long_form().to_string()))
+    }
+
+    /// Checks that every move of `bot_side` is the computer's reply at
+    /// `level` with `seed` (see [`bot::verify_replies`]); the error names
+    /// the earliest that is not.
+    pub fn verify_replies(&self, bot_side: Color, level: Level, seed: u64, threads: usize) -> Result<(), String> {
+        on_game!(self, |g| bot::verify_replies(g, bot_side, level, seed, threads).map_err(|e| e.to_string()))
+    }
+
+    /// The game as a PDN file (see [`write_pdn`]).
+    pub fn pdn(&self, tags: &[(&str, &str)], result: &str) -> String {
+        on_game!(self, |g| write_pdn(g, tags, result))
     }
 }
 
@@ -94,5 +417,52 @@ mod tests {
         assert_eq!(twelve.perft(1), 11);
         assert_eq!(AnyPosition::initial(Rules::INTERNATIONAL).unwrap().perft(2), 81);
         assert!(AnyPosition::from_fen("W:W33:B1", Rules::ENGLISH).is_err(), "no square 33 on 8×8");
+    }
+
+    #[test]
+    fn the_layout_numbers_each_board() {
+        let eight = Layout { size: 8 };
+        assert_eq!((eight.squares(), eight.square_at(0, 1), eight.square_at(7, 6)), (32, Some(1), Some(32)));
+        assert_eq!(eight.square_at(0, 0), None);
+        assert_eq!(eight.row_column(5), Some((1, 0)));
+        assert_eq!(Layout { size: 10 }.square_at(9, 8), Some(50));
+        assert_eq!(Layout { size: 12 }.row_column(72), Some((11, 10)));
+        assert_eq!(eight.row_column(33), None);
+    }
+
+    #[test]
+    fn a_game_on_the_small_board_plays_by_text() {
+        let mut game = AnyGame::new(AnyPosition::initial(Rules::ENGLISH).unwrap());
+        assert_eq!(game.turn(), Color::Black, "Black opens English draughts");
+        assert_eq!(game.play_long("11-15").unwrap(), "11-15");
+        assert!(game.play_long("11-15").is_err(), "the man has gone");
+        game.play_long("22-18").unwrap();
+        let captures = game.choices();
+        assert!(captures.iter().all(MoveChoice::is_capture), "a capture is due");
+        let capture = &captures[0];
+        assert_eq!((capture.long.as_str(), capture.text.as_str()), ("15x22{18}", "15x22"));
+        assert_eq!(capture.paths, vec![vec![22]]);
+        assert_eq!(game.position().jumped(15, &[22]), vec![18]);
+        game.play_long(&capture.long).unwrap();
+        assert_eq!(game.notation(), ["11-15", "22-18", "15x22"]);
+        let (color, last) = game.last_move().unwrap();
+        assert_eq!((color, last.from, last.captured.clone()), (Color::Black, 15, vec![18]));
+        assert_eq!(game.played().len(), 3);
+        assert_eq!(game.positions().len(), 4);
+        game.agree_draw().unwrap();
+        assert_eq!(game.outcome(), Some(Outcome::Draw(super::super::DrawReason::Agreement)));
+        assert!(matches!(game.play_long("25x18{22}"), Err(AnyGameError::Finished(_))));
+    }
+
+    #[test]
+    fn the_bot_replies_on_any_board_and_its_replies_verify() {
+        let mut game = AnyGame::new(AnyPosition::initial(Rules::RUSSIAN).unwrap());
+        for _ in 0..6 {
+            let reply = game.bot_reply(Level::Debutant, 7).unwrap();
+            game.play_long(&reply).unwrap();
+        }
+        assert!(game.verify_replies(Color::Black, Level::Debutant, 7, 1).is_ok());
+        assert!(game.verify_replies(Color::Black, Level::Debutant, 8, 1).is_err());
+        assert!(game.pdn(&[("Event", "x")], "*").contains("[GameType \"25\"]"));
     }
 }

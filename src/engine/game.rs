@@ -29,6 +29,8 @@ pub enum DrawReason {
     MoveLimit,
     /// The same position, with the same side to move, a third time.
     Repetition,
+    /// Both players agreed to a draw (one offered, the other accepted).
+    Agreement,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -207,6 +209,15 @@ impl<G: Geometry> Game<G> {
             return Err(GameError::Finished(outcome));
         }
         self.outcome = Some(Outcome::Win { winner: !color, reason: WinReason::Resignation });
+        Ok(())
+    }
+
+    /// Both players agree to a draw.
+    pub fn agree_draw(&mut self) -> Result<(), GameError<G>> {
+        if let Some(outcome) = self.outcome {
+            return Err(GameError::Finished(outcome));
+        }
+        self.outcome = Some(Outcome::Draw(DrawReason::Agreement));
         Ok(())
     }
 

@@ -59,8 +59,8 @@ pub struct Rules {
     /// round a third time.
     pub repetition: bool,
     /// A draw after this many moves of each side, whatever happens (0: no
-    /// limit; at most 255). Only the daily challenge has one; no text form
-    /// sets it.
+    /// limit; at most 255). Only the daily challenge has one (its text form
+    /// is `international,repetition=0,move_limit=150`).
     pub move_limit: u16,
 }
 
@@ -233,6 +233,7 @@ impl Rules {
             }
             "draw_moves" => self.draw_moves = value.parse().map_err(|_| bad())?,
             "repetition" => self.repetition = flag()?,
+            "move_limit" => self.move_limit = value.parse().map_err(|_| bad())?,
             _ => return Err(RulesError::UnknownKey(key.to_string())),
         }
         Ok(())
@@ -291,6 +292,9 @@ impl Rules {
         }
         if self.repetition != other.repetition {
             out.push(format!("repetition={}", flag(self.repetition)));
+        }
+        if self.move_limit != other.move_limit {
+            out.push(format!("move_limit={}", self.move_limit));
         }
         out
     }
@@ -470,6 +474,9 @@ mod tests {
         // Unusual rows on another board survive the round trip.
         let sparse = Rules::parse("english,size=10,rows=3").unwrap();
         assert_eq!(Rules::parse(&sparse.to_string()).unwrap(), sparse, "{sparse}");
+        assert_eq!(Rules::DAILY.to_string(), "international,repetition=0,move_limit=150");
+        assert_eq!(Rules::parse(&Rules::DAILY.to_string()), Ok(Rules::DAILY));
+        assert!(Rules::parse("international,move_limit=256").is_err());
     }
 
     #[test]

@@ -1,28 +1,24 @@
-//! What the server sends the page about a game: the start position and the
-//! moves, with its score once won. Everything else (the position, whose
-//! turn, the notation, the computer's last move) is derived from them with
-//! the engine, the same way on both sides.
+//! What the server sends the page about a game: its set-up (rules, level,
+//! the player's side), the start position and the moves, with its score
+//! once won. Everything else (the position, whose turn, the notation, the
+//! last move) is derived from them with the engine, the same way on both
+//! sides.
 
+use crate::engine::any::{AnyGame, AnyPosition};
 use crate::engine::bot::Level;
-use crate::engine::{parse_long_form, Game, Outcome, Position, Rules, WinReason};
-
-/// The rules every stored game has been played under so far: international
-/// draughts with the daily challenge's draw rules (the 25-move rule and the
-/// 150-move limit, no repetition rule).
-pub const STORED_GAME_RULES: Rules = Rules::DAILY;
-
-/// The start position of a stored game.
-pub fn stored_game_start() -> Position {
-    Position::start().with_rules(STORED_GAME_RULES).expect("the stored games' rules are for 10×10")
-}
+use crate::engine::{Color, Outcome, Preset, Rules, WinReason};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum GameKind {
-    /// The challenge of the UTC day: the day's seed, level intermediaire.
+    /// The challenge of the UTC day: the day's seed, level intermediaire,
+    /// the daily rules, the player White.
     Daily,
-    /// A free game: a fresh seed, the level the player picks.
+    /// A game against the computer: a fresh seed, the rules, level and
+    /// colour the player picks.
     Free,
+    /// Two people on one device, both sides played from the page.
+    TwoPlayers,
 }
 
 impl GameKind {
@@ -30,6 +26,7 @@ impl GameKind {
         match self {
             GameKind::Daily => "daily",
             GameKind::Free => "free",
+            GameKind::TwoPlayers => "two_players",
         }
     }
 
@@ -37,7 +34,149 @@ impl GameKind {
         match name {
             "daily" => Some(GameKind::Daily),
             "free" => Some(GameKind::Free),
+            "two_players" => Some(GameKind::TwoPlayers),
             _ => None,
+        }
+    }
+
+    /// Whether the computer plays one side.
+    pub const fn against_computer(self) -> bool {
+        !matches!(self, GameKind::TwoPlayers)
+    }
+}
+
+/// How a game is set up before it starts: its rules, the computer's level
+/// and the side the player takes (White in a two-player game, whose
+/// players share the page).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameSetup {
+    /// The rules in their text form (`english`, `international,size=8`).
+    pub rules: String,
+    pub level: Level,
+    pub player: Color,
+}
+
+impl GameSetup {
+    /// The only set-up of a daily challenge.
+    pub fn daily() -> GameSetup {
+        GameSetup { rules: Rules::DAILY.to_string(), level: Level::Intermediaire, player: Color::White }
+    }
+
+    /// A game with these rules, level and colour.
+    pub fn new(rules: Rules, level: Level, player: Color) -> GameSetup {
+        GameSetup { rules: rules.to_string(), level, player }
+    }
+
+    /// What a game of `kind` is played with when the player asks for
+    /// nothing in particular.
+    pub fn default_for(kind: GameKind) -> GameSetup {
+        match kind {
+            GameKind::Daily => GameSetup::daily(),
+            GameKind::Free | GameKind::TwoPlayers => {
+                GameSetup::new(Rules::INTERNATIONAL, Level::Intermediaire, Color::White)
+            }
+        }
+    }
+
+    /// The set-up a game of `kind` is actually played with: a daily
+    /// challenge never changes rules, level or colour, and a two-player
+    /// game has no computer to give a level or a side to. The rules are
+    /// checked here (a forged text is refused) and written back in their
+    /// canonical form.
+    pub fn for_kind(&self, kind: GameKind) -> Result<GameSetup, SetupError> {
+        let rules = Rules::parse(&self.rules).map_err(|e| SetupError(rules_error_fr(&e)))?;
+        Ok(match kind {
+            GameKind::Daily => GameSetup::daily(),
+            GameKind::Free => GameSetup::new(rules, self.level, self.player),
+            GameKind::TwoPlayers => GameSetup::new(rules, Level::default(), Color::White),
+        })
+    }
+
+    /// The set-up an address asks for: `regles` in the text form,
+    /// `niveau` a level's name, `couleur` `blancs` or `noirs`. Every
+    /// parameter is optional; `None` when none is given.
+    pub fn from_query(
+        kind: GameKind,
+        regles: Option<&str>,
+        niveau: Option<&str>,
+        couleur: Option<&str>,
+    ) -> Result<Option<GameSetup>, SetupError> {
+        if regles.is_none() && niveau.is_none() && couleur.is_none() {
+            return Ok(None);
+        }
+        let default = GameSetup::default_for(kind);
+        let rules = match regles {
+            Some(text) => Rules::parse(text).map_err(|e| SetupError(rules_error_fr(&e)))?,
+            None => Rules::INTERNATIONAL,
+        };
+        let level = match niveau {
+            Some(name) => name.parse::<Level>().map_err(|_| {
+                SetupError(format!("Niveau inconnu : « {} » (debutant, intermediaire ou fort).", clip(name)))
+            })?,
+            None => default.level,
+        };
+        let player = match couleur {
+            Some("blancs") | None => Color::White,
+            Some("noirs") => Color::Black,
+            Some(other) => {
+                return Err(SetupError(format!("Couleur inconnue : « {} » (blancs ou noirs).", clip(other))))
+            }
+        };
+        GameSetup::new(rules, level, player).for_kind(kind).map(Some)
+    }
+
+    /// The rules (checked when the set-up was made).
+    pub fn parsed_rules(&self) -> Rules {
+        Rules::parse(&self.rules).unwrap_or(Rules::INTERNATIONAL)
+    }
+
+    /// Whether a win in a game of `kind` with this set-up goes on a
+    /// leaderboard: the daily challenge, and free games as White in one of
+    /// the three standard variants.
+    pub fn is_ranked(&self, kind: GameKind) -> bool {
+        match kind {
+            GameKind::Daily => true,
+            GameKind::Free => self.player == Color::White && ranked_variant(&self.parsed_rules()).is_some(),
+            GameKind::TwoPlayers => false,
+        }
+    }
+}
+
+/// The variant whose free-game leaderboards a game with `rules` belongs
+/// to: international (the daily rules included, which free games were
+/// played under before variants existed), English or Russian.
+pub fn ranked_variant(rules: &Rules) -> Option<Preset> {
+    if *rules == Rules::DAILY {
+        return Some(Preset::International);
+    }
+    rules.preset().filter(|p| *p != Preset::Brazilian)
+}
+
+fn clip(text: &str) -> String {
+    text.chars().take(40).collect()
+}
+
+/// A set-up the page or the address got wrong, in French.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupError(pub String);
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Why a rules text was refused, in French.
+pub fn rules_error_fr(e: &crate::engine::RulesError) -> String {
+    use crate::engine::RulesError::*;
+    match e {
+        UnknownPreset(name) => {
+            format!("Variante inconnue : « {} » (international, english, russian ou brazilian).", clip(name))
+        }
+        UnknownKey(key) => format!("Règle inconnue : « {} ».", clip(key)),
+        BadValue { key, value } => format!("Valeur impossible pour la règle {} : « {} ».", clip(key), clip(value)),
+        RowsDoNotFit { rows, size } => {
+            format!("{rows} rangées de pions ne tiennent pas sur un damier de {size} (de 1 à {}).", size / 2 - 1)
         }
     }
 }
@@ -52,12 +191,13 @@ pub struct GameView {
     pub kind: GameKind,
     /// The UTC day the game started (YYYY-MM-DD).
     pub day: String,
-    pub level: Level,
+    /// The rules, the computer's level and the player's side.
+    pub setup: GameSetup,
     pub start_fen: String,
     /// Every ply so far in long form (`32-28`, `28x19{23}`).
     pub moves: Vec<String>,
-    /// How it ended, when it has (resignation included, which the moves
-    /// alone do not show).
+    /// How it ended, when it has (resignation and agreed draws included,
+    /// which the moves alone do not show).
     pub outcome: Option<Outcome>,
     /// The player's thinking time as the server counted it.
     pub active_ms: u64,
@@ -71,13 +211,14 @@ pub struct GameView {
 
 impl GameView {
     /// A game the player has not started: the start position, no id.
-    pub fn unstarted(kind: GameKind, day: String, level: Level) -> GameView {
+    pub fn unstarted(kind: GameKind, day: String, setup: GameSetup) -> GameView {
+        let start = AnyPosition::initial(setup.parsed_rules()).map(|p| p.to_fen()).unwrap_or_default();
         GameView {
             id: String::new(),
             kind,
             day,
-            level,
-            start_fen: stored_game_start().to_fen(),
+            setup,
+            start_fen: start,
             moves: Vec::new(),
             outcome: None,
             active_ms: 0,
@@ -86,14 +227,18 @@ impl GameView {
         }
     }
 
+    pub fn level(&self) -> Level {
+        self.setup.level
+    }
+
     /// Whether the server has stored this game yet.
     pub fn is_started(&self) -> bool {
         !self.id.is_empty()
     }
 
     /// The game, replayed from its start with the engine.
-    pub fn replay(&self) -> Result<Game, CorruptView> {
-        replay_stored(&self.start_fen, &self.moves, self.outcome)
+    pub fn replay(&self) -> Result<AnyGame, CorruptView> {
+        replay_stored(&self.setup.rules, &self.start_fen, &self.moves, self.outcome)
     }
 }
 
@@ -108,18 +253,30 @@ impl std::fmt::Display for CorruptView {
     }
 }
 
-/// A game as stored and sent (start FEN, long-form moves, outcome)
-/// replayed with the engine: every move checked, a resignation applied.
-/// The browser and the server read games through this one function.
-pub fn replay_stored(start_fen: &str, moves: &[String], outcome: Option<Outcome>) -> Result<Game, CorruptView> {
-    let start = Position::from_fen_with(start_fen, STORED_GAME_RULES).map_err(|e| CorruptView(e.to_string()))?;
-    let mut game = Game::new(start);
+/// A game as stored and sent (rules, start FEN, long-form moves, outcome)
+/// replayed with the engine: every move checked, a resignation or an
+/// agreed draw applied. The browser and the server read games through this
+/// one function.
+pub fn replay_stored(
+    rules: &str,
+    start_fen: &str,
+    moves: &[String],
+    outcome: Option<Outcome>,
+) -> Result<AnyGame, CorruptView> {
+    let rules = Rules::parse(rules).map_err(|e| CorruptView(e.to_string()))?;
+    let start = AnyPosition::from_fen(start_fen, rules).map_err(|e| CorruptView(e.to_string()))?;
+    let mut game = AnyGame::new(start);
     for text in moves {
-        let mv = parse_long_form(game.position(), text).map_err(|e| CorruptView(e.to_string()))?;
-        game.play(&mv).map_err(|e| CorruptView(e.to_string()))?;
+        game.play_long(text).map_err(|e| CorruptView(e.to_string()))?;
     }
-    if let Some(Outcome::Win { winner, reason: WinReason::Resignation }) = outcome {
-        let _ = game.resign(!winner);
+    match outcome {
+        Some(Outcome::Win { winner, reason: WinReason::Resignation }) => {
+            let _ = game.resign(!winner);
+        }
+        Some(Outcome::Draw(crate::engine::DrawReason::Agreement)) => {
+            let _ = game.agree_draw();
+        }
+        _ => {}
     }
     Ok(game)
 }
@@ -171,14 +328,14 @@ mod tests {
         GameView {
             moves: moves.iter().map(|s| s.to_string()).collect(),
             id: "x".into(),
-            ..GameView::unstarted(GameKind::Free, "2026-11-29".into(), Level::Intermediaire)
+            ..GameView::unstarted(GameKind::Free, "2026-11-29".into(), GameSetup::daily())
         }
     }
 
     #[test]
     fn a_view_replays() {
         let game = view(&["32-28", "19-23", "28x19{23}"]).replay().unwrap();
-        assert_eq!(game.moves().len(), 3);
+        assert_eq!(game.ply_count(), 3);
         assert_eq!(game.position().to_fen(), "B:W19,31,33-50:B1-18,20");
     }
 
@@ -190,15 +347,47 @@ mod tests {
         let mut bad = view(&[]);
         bad.start_fen = "nonsense".into();
         assert!(bad.replay().is_err());
+        let mut bad = view(&[]);
+        bad.setup.rules = "checkers".into();
+        assert!(bad.replay().is_err());
     }
 
     #[test]
-    fn an_unstarted_game_has_no_id_and_the_start_position() {
-        let v = GameView::unstarted(GameKind::Daily, "2026-11-29".into(), Level::Intermediaire);
+    fn an_unstarted_game_has_no_id_and_the_start_position_of_its_rules() {
+        let v = GameView::unstarted(GameKind::Daily, "2026-11-29".into(), GameSetup::daily());
         assert!(!v.is_started());
-        assert_eq!(v.replay().unwrap().position().to_fen(), Position::start().to_fen());
-        assert_eq!(v.replay().unwrap().position().rules(), STORED_GAME_RULES);
+        assert_eq!(v.replay().unwrap().position().to_fen(), AnyPosition::initial(Rules::DAILY).unwrap().to_fen());
+        assert_eq!(v.replay().unwrap().rules(), Rules::DAILY);
         assert!(view(&[]).is_started());
+        let english = GameSetup::new(Rules::ENGLISH, Level::Debutant, Color::Black);
+        let v = GameView::unstarted(GameKind::Free, "2026-11-29".into(), english);
+        assert_eq!(v.start_fen, "B:W21-32:B1-12");
+    }
+
+    #[test]
+    fn an_address_sets_up_a_game_or_says_in_french_what_is_wrong() {
+        let q = |kind, r, n, c| GameSetup::from_query(kind, r, n, c);
+        assert_eq!(q(GameKind::Free, None, None, None), Ok(None));
+        let setup = q(GameKind::Free, Some("russian"), Some("debutant"), Some("noirs")).unwrap().unwrap();
+        assert_eq!(setup, GameSetup::new(Rules::RUSSIAN, Level::Debutant, Color::Black));
+        assert!(!setup.is_ranked(GameKind::Free), "as Black: unranked");
+        let custom = q(GameKind::Free, Some("international,size=8,flying=0"), None, None).unwrap().unwrap();
+        assert_eq!(custom.rules, "brazilian,flying=0");
+        assert!(!custom.is_ranked(GameKind::Free), "custom rules: unranked");
+        assert!(q(GameKind::Free, Some("english"), None, None).unwrap().unwrap().is_ranked(GameKind::Free));
+        assert!(q(GameKind::Free, Some("checkers"), None, None).unwrap_err().0.contains("Variante inconnue"));
+        assert!(q(GameKind::Free, Some("english,kings=1"), None, None).unwrap_err().0.contains("Règle inconnue"));
+        assert!(q(GameKind::Free, Some("english,size=9"), None, None).unwrap_err().0.contains("size"));
+        assert!(q(GameKind::Free, Some("english,rows=4"), None, None).unwrap_err().0.contains("rangées"));
+        assert!(q(GameKind::Free, None, Some("maitre"), None).unwrap_err().0.contains("Niveau inconnu"));
+        assert!(q(GameKind::Free, None, None, Some("rouges")).unwrap_err().0.contains("Couleur inconnue"));
+        // The daily challenge never changes; two players have no computer.
+        let daily = GameSetup::new(Rules::ENGLISH, Level::Fort, Color::Black).for_kind(GameKind::Daily).unwrap();
+        assert_eq!(daily, GameSetup::daily());
+        let two = q(GameKind::TwoPlayers, Some("english"), None, Some("noirs")).unwrap().unwrap();
+        assert_eq!((two.player, two.is_ranked(GameKind::TwoPlayers)), (Color::White, false));
+        assert_eq!(ranked_variant(&Rules::DAILY), Some(Preset::International));
+        assert_eq!(ranked_variant(&Rules::BRAZILIAN), None);
     }
 
     #[test]

@@ -3,15 +3,18 @@
 
 use super::game::ScoreLine;
 use crate::engine::bot::Level;
+use crate::engine::Preset;
 use serde::{Deserialize, Serialize};
 
-/// Which leaderboard: a day's challenge, or the free games at one level.
+/// Which leaderboard: a day's challenge, or the free games of one variant
+/// at one level.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum BoardKey {
     /// The challenge of a UTC day, `YYYY-MM-DD`.
     Daily { day: String },
-    /// Free games at one level.
-    Free { level: Level },
+    /// Free games of a variant (international, English or Russian) at one
+    /// level, played as White.
+    Free { level: Level, variant: Preset },
 }
 
 /// One leaderboard as the page shows it.

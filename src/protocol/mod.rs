@@ -8,5 +8,5 @@ pub mod game;
 pub mod leaderboard;
 
 pub use error::{move_text_error_fr, AppError};
-pub use game::{replay_stored, CorruptView, GameKind, GameView, ScoreLine, ScoreView};
+pub use game::{replay_stored, CorruptView, GameKind, GameSetup, GameView, ScoreLine, ScoreView, SetupError};
 pub use leaderboard::{BoardKey, LeaderboardView};

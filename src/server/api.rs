@@ -8,8 +8,8 @@ use super::limits::RateLimits;
 use super::proxy::Client;
 use super::{now_ms, players, scores, today_utc};
 use crate::engine::bot::{daily_seed, Level};
-use crate::engine::Position;
-use crate::protocol::{AppError, BoardKey, GameKind, GameView, LeaderboardView};
+use crate::engine::Preset;
+use crate::protocol::{AppError, BoardKey, GameKind, GameSetup, GameView, LeaderboardView};
 use leptos::prelude::use_context;
 use std::net::IpAddr;
 
@@ -49,70 +49,61 @@ fn full_view(conn: &rusqlite::Connection, record: &GameRecord) -> ServerResult<G
     Ok(view)
 }
 
-/// The level a game of this kind is played at: the daily challenge's is
-/// fixed, a free game's is the player's pick.
-fn level_of(kind: GameKind, asked: Option<Level>) -> Level {
-    match kind {
-        GameKind::Daily => Level::Intermediaire,
-        GameKind::Free => asked.unwrap_or_default(),
-    }
-}
-
-fn spec<'a>(player: &'a str, kind: GameKind, level: Option<Level>, day: &'a str) -> NewGame<'a> {
+fn spec<'a>(player: &'a str, kind: GameKind, setup: GameSetup, day: &'a str) -> NewGame<'a> {
     let seed = match kind {
         GameKind::Daily => daily_seed(day),
         GameKind::Free => uuid::Uuid::new_v4().as_u64_pair().0,
+        GameKind::TwoPlayers => 0,
     };
-    NewGame {
-        player_id: player,
-        kind,
-        day,
-        level: level_of(kind, level),
-        seed,
-        start: Position::start(),
-        now_ms: now_ms(),
-    }
+    NewGame { player_id: player, kind, day, setup, seed, start_fen: None, now_ms: now_ms() }
+}
+
+/// The set-up a game of `kind` gets from what the page asked, checked.
+fn settle(kind: GameKind, asked: &GameSetup) -> ServerResult<GameSetup> {
+    Ok(asked.for_kind(kind).map_err(|e| AppError::BadRequest(e.0))?)
 }
 
 /// The player's current game of this kind, or, if there is none, a game
 /// not started yet (stored with its first move: a page view writes
-/// nothing). For a free game, `level` (from the address) asks for that
-/// level.
-pub async fn current_game(ctx: &RequestContext, kind: GameKind, level: Option<Level>) -> ServerResult<GameView> {
+/// nothing). A set-up asked for in the address (rules, level, colour)
+/// starts a game with it, unless the latest game already has it.
+pub async fn current_game(ctx: &RequestContext, kind: GameKind, asked: Option<GameSetup>) -> ServerResult<GameView> {
     let day = today_utc();
     let player = ctx.player.clone();
-    let unstarted = GameView::unstarted(kind, day.clone(), level_of(kind, level));
+    let asked = asked.map(|a| settle(kind, &a)).transpose()?;
+    let unstarted =
+        GameView::unstarted(kind, day.clone(), asked.clone().unwrap_or_else(|| GameSetup::default_for(kind)));
     ctx.db
         .run(move |c| {
             let day_filter = (kind == GameKind::Daily).then_some(day.as_str());
             match games::latest(c, &player, kind, day_filter)? {
-                // A level asked for in the address starts a game at that
-                // level, unless the latest game is already one.
-                Some(game) if level.is_none_or(|l| l == game.level) => full_view(c, &game),
+                Some(game) if asked.is_none_or(|a| a == game.setup) => full_view(c, &game),
                 _ => Ok(unstarted),
             }
         })
         .await
 }
 
-/// A new game, stored now ("Rejouer", "Nouvelle partie").
-pub async fn new_game(ctx: &RequestContext, kind: GameKind, level: Option<Level>) -> ServerResult<GameView> {
+/// A new game, stored now ("Rejouer", "Nouvelle partie", or a game the
+/// computer opens).
+pub async fn new_game(ctx: &RequestContext, kind: GameKind, setup: GameSetup) -> ServerResult<GameView> {
     ctx.limits.check_new_game(&ctx.player, ctx.address)?;
+    let setup = settle(kind, &setup)?;
     let day = today_utc();
     let player = ctx.player.clone();
-    ctx.db.run(move |c| games::create(c, spec(&player, kind, level, &day)).map(|g| g.view())).await
+    // The computer may open: a search, so in a search slot.
+    let opened = ctx.search(move || games::new_record(spec(&player, kind, setup, &day))).await??;
+    let record = opened.record.clone();
+    ctx.db.run(move |c| games::insert_new(c, &opened)).await?;
+    Ok(record.view())
 }
 
 /// Starts a game with the player's first move: both are stored together,
 /// with the computer's answer, or nothing is if the move is refused.
-pub async fn start_game(
-    ctx: &RequestContext,
-    kind: GameKind,
-    level: Option<Level>,
-    mv: String,
-) -> ServerResult<GameView> {
+pub async fn start_game(ctx: &RequestContext, kind: GameKind, setup: GameSetup, mv: String) -> ServerResult<GameView> {
     ctx.limits.check_new_game(&ctx.player, ctx.address)?;
     ctx.limits.check_move(&ctx.player, ctx.address)?;
+    let setup = settle(kind, &setup)?;
     let day = today_utc();
     let player = ctx.player.clone();
     // The computer's answer is a search: it runs in a search slot, then
@@ -121,7 +112,7 @@ pub async fn start_game(
         .search(move || {
             // The clock starts with this move: it counts the minimum.
             let first = PlayerMove { seen_plies: 0, text: &mv, think_ms: 0 };
-            games::new_record_with_move(spec(&player, kind, level, &day), first)
+            games::new_record_with_move(spec(&player, kind, setup, &day), first)
         })
         .await??;
     let record = played.record.clone();
@@ -148,15 +139,16 @@ pub async fn own_game(ctx: &RequestContext, game_id: String) -> ServerResult<Gam
 #[cfg(debug_assertions)]
 pub async fn start_test_game(
     ctx: &RequestContext,
-    start: Position,
-    level: Level,
+    fen: String,
+    setup: GameSetup,
     seed: u64,
     kind: GameKind,
 ) -> ServerResult<GameView> {
     let (day, player) = (today_utc(), ctx.player.clone());
     ctx.db
         .run(move |c| {
-            let new = NewGame { player_id: &player, kind, day: &day, level, seed, start, now_ms: now_ms() };
+            let new =
+                NewGame { player_id: &player, kind, day: &day, setup, seed, start_fen: Some(&fen), now_ms: now_ms() };
             games::create(c, new).map(|g| g.view())
         })
         .await
@@ -197,7 +189,7 @@ async fn finish_move(ctx: &RequestContext, record: GameRecord) -> ServerResult<G
         // Verification recomputes every computer move, side by side on the
         // idle cores; a `fort` game's takes seconds, so it keeps to one core
         // and never holds up other players' moves.
-        let wanted = if record.level == Level::Fort { 1 } else { usize::MAX };
+        let wanted = if record.level() == Level::Fort { 1 } else { usize::MAX };
         let slots = ctx.limits.search_slots(wanted).await?;
         record_score(&ctx.db, record.clone(), slots.num_permits()).await?;
     }
@@ -242,24 +234,31 @@ pub async fn resign(ctx: &RequestContext, game_id: String) -> ServerResult<GameV
     ctx.db.run(move |c| games::resign(c, &game_id, &player, now_ms()).and_then(|g| full_view(c, &g))).await
 }
 
+/// The two players of a two-player game agree to a draw.
+pub async fn agree_draw(ctx: &RequestContext, game_id: String, ply: usize) -> ServerResult<GameView> {
+    let player = ctx.player.clone();
+    ctx.db.run(move |c| games::agree_draw(c, &game_id, &player, ply, now_ms()).and_then(|g| full_view(c, &g))).await
+}
+
 pub async fn set_pseudonym(ctx: &RequestContext, name: String) -> ServerResult<String> {
     let player = ctx.player.clone();
     ctx.db.run(move |c| players::set_pseudonym(c, &player, &name, now_ms())).await
 }
 
 /// A leaderboard: a day's challenge (`day`, today if absent) or the free
-/// games at a level; its top rows and the player's own row (even outside
-/// the top).
+/// games of a variant (international unless given) at a level; its top
+/// rows and the player's own row (even outside the top).
 pub async fn leaderboard(
     db: &Db,
     player: String,
     day: Option<String>,
     level: Option<Level>,
+    variant: Option<Preset>,
 ) -> ServerResult<LeaderboardView> {
     use super::days::{parse_day, shift_day};
     let today = today_utc();
     let board = match (level, day) {
-        (Some(level), _) => BoardKey::Free { level },
+        (Some(level), _) => BoardKey::Free { level, variant: variant.unwrap_or(Preset::International) },
         (None, Some(day)) => {
             let day = parse_day(&day).ok_or_else(|| AppError::BadRequest(format!("date invalide : {day:.20}")))?;
             BoardKey::Daily { day }

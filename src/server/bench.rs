@@ -94,7 +94,8 @@ pub async fn run(out: &mut dyn Write) -> Result<(), Box<dyn std::error::Error>> 
         .map(|white_seed| {
             // Under the rules stored games are played by, which
             // verification replays them with.
-            let start = crate::protocol::game::stored_game_start();
+            let start = crate::engine::Position::<crate::engine::geometry::Ten>::initial(crate::engine::Rules::DAILY)
+                .expect("the daily start");
             let mut game = Game::new(start);
             while !game.is_over() && game.moves().len() < LONG_GAME_PLIES {
                 let seed = if game.turn() == crate::engine::Color::White { white_seed } else { 99 };
@@ -110,7 +111,7 @@ pub async fn run(out: &mut dyn Write) -> Result<(), Box<dyn std::error::Error>> 
         player_id: player_id(0),
         kind: GameKind::Daily,
         day: day.clone(),
-        level: Level::Intermediaire,
+        setup: crate::protocol::GameSetup::daily(),
         seed: 99,
         bot_version: bot::BOT_VERSION,
         start_fen: game.start().to_fen(),

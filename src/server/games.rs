@@ -1,14 +1,15 @@
-//! Games against the computer: creating them, replaying and extending them
-//! with the engine, storing every ply (and the player's row with their first
-//! game: nothing is stored for a player who only looks). The server trusts nothing the browser
-//! sends: each request replays the stored moves, checks the new one, and
-//! computes the computer's reply itself.
+//! Games against the computer or between two people on one device:
+//! creating them, replaying and extending them with the engine under their
+//! own rules, storing every ply (and the player's row with their first game:
+//! nothing is stored for a player who only looks). The server trusts nothing
+//! the browser sends: each request replays the stored moves, checks the new
+//! one, and computes the computer's reply itself.
 
 use super::error::{ServerError, ServerResult};
+use crate::engine::any::{AnyGame, AnyGameError, AnyPosition};
 use crate::engine::bot::{self, Level};
-use crate::engine::{parse_long_form, Color, Game, Outcome, Position};
-use crate::protocol::game::STORED_GAME_RULES;
-use crate::protocol::{move_text_error_fr, replay_stored, AppError, GameKind, GameView};
+use crate::engine::{Color, DrawReason, Outcome, WinReason};
+use crate::protocol::{move_text_error_fr, replay_stored, AppError, GameKind, GameSetup, GameView};
 use rusqlite::{params, Connection, OptionalExtension};
 
 /// Each move counts at least this much thinking time.
@@ -21,7 +22,8 @@ pub struct GameRecord {
     pub player_id: String,
     pub kind: GameKind,
     pub day: String,
-    pub level: Level,
+    /// The rules, the computer's level and the player's side.
+    pub setup: GameSetup,
     pub seed: u64,
     /// The computer's version ([`bot::BOT_VERSION`]) the game is played against.
     pub bot_version: u32,
@@ -39,7 +41,7 @@ impl GameRecord {
             id: self.id.clone(),
             kind: self.kind,
             day: self.day.clone(),
-            level: self.level,
+            setup: self.setup.clone(),
             start_fen: self.start_fen.clone(),
             moves: self.moves.clone(),
             outcome: self.outcome,
@@ -53,17 +55,28 @@ impl GameRecord {
     /// checked (the player's) or computed (the computer's) by the server,
     /// so a move request only needs this; scoring uses
     /// [`GameRecord::replay_verified`].
-    pub fn replay(&self) -> ServerResult<Game> {
-        replay_stored(&self.start_fen, &self.moves, self.outcome).map_err(|e| self.corrupt(e))
+    pub fn replay(&self) -> ServerResult<AnyGame> {
+        replay_stored(&self.setup.rules, &self.start_fen, &self.moves, self.outcome).map_err(|e| self.corrupt(e))
+    }
+
+    pub fn level(&self) -> Level {
+        self.setup.level
+    }
+
+    /// The side the computer plays, if it plays one.
+    pub fn computer_side(&self) -> Option<Color> {
+        self.kind.against_computer().then_some(!self.setup.player)
     }
 
     /// The stored moves replayed through the rules, and each computer move
     /// recomputed from the seed and level: the proof behind a score. The
     /// replies do not depend on each other: they are recomputed on up to
     /// `threads` threads.
-    pub fn replay_verified(&self, threads: usize) -> ServerResult<Game> {
+    pub fn replay_verified(&self, threads: usize) -> ServerResult<AnyGame> {
         let game = self.replay()?;
-        bot::verify_replies(&game, Color::Black, self.level, self.seed, threads).map_err(|e| self.corrupt(e))?;
+        if let Some(side) = self.computer_side() {
+            game.verify_replies(side, self.level(), self.seed, threads).map_err(|e| self.corrupt(e))?;
+        }
         Ok(game)
     }
 
@@ -77,22 +90,32 @@ pub struct NewGame<'a> {
     pub player_id: &'a str,
     pub kind: GameKind,
     pub day: &'a str,
-    pub level: Level,
+    /// As the player asked; [`GameSetup::for_kind`] settles what the kind
+    /// allows.
+    pub setup: GameSetup,
     pub seed: u64,
-    pub start: Position,
+    /// A set-up position in FEN (the test hook's); the rules' start
+    /// position when `None`.
+    pub start_fen: Option<&'a str>,
     pub now_ms: i64,
 }
 
 /// A new game, not stored yet: its record, with the computer's first move
-/// when it is to move first (a set-up position with Black to move).
+/// when it is to move first (the player took the side that does not
+/// start).
 pub fn new_record(new: NewGame<'_>) -> ServerResult<Played> {
-    let start = new.start.with_rules(STORED_GAME_RULES).map_err(|e| AppError::BadRequest(e.to_string()))?;
+    let setup = new.setup.for_kind(new.kind).map_err(|e| AppError::BadRequest(e.0))?;
+    let rules = setup.parsed_rules();
+    let start = match new.start_fen {
+        Some(fen) => AnyPosition::from_fen(fen, rules).map_err(|e| AppError::BadRequest(e.to_string()))?,
+        None => AnyPosition::initial(rules).map_err(|e| AppError::BadRequest(e.to_string()))?,
+    };
     let mut record = GameRecord {
         id: uuid::Uuid::new_v4().to_string(),
         player_id: new.player_id.to_string(),
         kind: new.kind,
         day: new.day.to_string(),
-        level: new.level,
+        setup,
         seed: new.seed,
         bot_version: bot::BOT_VERSION,
         start_fen: start.to_fen(),
@@ -102,12 +125,12 @@ pub fn new_record(new: NewGame<'_>) -> ServerResult<Played> {
         last_answer_ms: new.now_ms,
         created_at: new.now_ms,
     };
-    let mut game = Game::new(start);
+    let mut game = AnyGame::new(start);
     let mut added = Vec::new();
-    if game.turn() == Color::Black {
-        if let Some(reply) = bot::reply(&game, record.level, record.seed) {
-            play_computed(&mut game, &reply.mv)?;
-            added.push((reply.mv.long_form().to_string(), None));
+    if record.computer_side() == Some(game.turn()) {
+        if let Some(reply) = game.bot_reply(record.level(), record.seed) {
+            play_computed(&mut game, &reply)?;
+            added.push((reply, None));
         }
     }
     record.moves = added.iter().map(|(m, _)| m.clone()).collect();
@@ -126,14 +149,14 @@ pub fn insert_new(conn: &mut Connection, new: &Played) -> ServerResult<()> {
     )?;
     tx.execute(
         "INSERT INTO games (id, player_id, kind, day, level, seed, start_fen, ply_count, outcome, active_ms,
-                            last_answer_ms, created_at, finished_at, bot_version)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                            last_answer_ms, created_at, finished_at, bot_version, rules, player_color)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
         params![
             record.id,
             record.player_id,
             record.kind.name(),
             record.day,
-            record.level.name(),
+            record.level().name(),
             record.seed as i64,
             record.start_fen,
             record.moves.len() as i64,
@@ -143,6 +166,8 @@ pub fn insert_new(conn: &mut Connection, new: &Played) -> ServerResult<()> {
             record.created_at,
             record.outcome.map(|_| record.last_answer_ms),
             record.bot_version,
+            record.setup.rules,
+            color_name(record.setup.player),
         ],
     )?;
     insert_moves(&tx, &record.id, 0, &new.added)?;
@@ -171,16 +196,24 @@ pub fn new_record_with_move(new: NewGame<'_>, first: PlayerMove<'_>) -> ServerRe
 
 /// Plays a move the server itself computed: one the rules refuse is a bug
 /// in the engine, not the player's doing.
-fn play_computed(game: &mut Game, mv: &crate::engine::Move) -> ServerResult<()> {
-    game.play(mv)
+fn play_computed(game: &mut AnyGame, mv: &str) -> ServerResult<()> {
+    game.play_long(mv)
+        .map(drop)
         .map_err(|e| ServerError::CorruptGame { game: "(new)".into(), why: format!("computed move refused: {e}") })
+}
+
+fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "white",
+        Color::Black => "black",
+    }
 }
 
 pub fn load(conn: &Connection, id: &str) -> ServerResult<Option<GameRecord>> {
     let row = conn
         .query_row(
             "SELECT id, player_id, kind, day, level, seed, start_fen, outcome, active_ms, last_answer_ms, created_at,
-                    bot_version
+                    bot_version, rules, player_color
              FROM games WHERE id = ?1",
             [id],
             |r| {
@@ -197,6 +230,8 @@ pub fn load(conn: &Connection, id: &str) -> ServerResult<Option<GameRecord>> {
                     r.get::<_, i64>(9)?,
                     r.get::<_, i64>(10)?,
                     r.get::<_, u32>(11)?,
+                    r.get::<_, String>(12)?,
+                    r.get::<_, String>(13)?,
                 ))
             },
         )
@@ -214,15 +249,26 @@ pub fn load(conn: &Connection, id: &str) -> ServerResult<Option<GameRecord>> {
         last_answer_ms,
         created_at,
         bot_version,
+        rules,
+        player_color,
     )) = row
     else {
         return Ok(None);
     };
     let mut stmt = conn.prepare_cached("SELECT move FROM game_moves WHERE game_id = ?1 ORDER BY ply")?;
     let moves = stmt.query_map([&id], |r| r.get::<_, String>(0))?.collect::<Result<Vec<_>, _>>()?;
+    let player = match player_color.as_str() {
+        "white" => Color::White,
+        "black" => Color::Black,
+        other => return Err(ServerError::Unreadable(format!("player colour {other:?}"))),
+    };
     Ok(Some(GameRecord {
         kind: GameKind::from_name(&kind).ok_or_else(|| ServerError::Unreadable(format!("game kind {kind:?}")))?,
-        level: level.parse().map_err(|_| ServerError::Unreadable(format!("level {level:?}")))?,
+        setup: GameSetup {
+            rules,
+            level: level.parse().map_err(|_| ServerError::Unreadable(format!("level {level:?}")))?,
+            player,
+        },
         outcome: outcome
             .map(|o| serde_json::from_str(&o).map_err(|e| ServerError::Unreadable(format!("outcome {o:?}: {e}"))))
             .transpose()?,
@@ -310,16 +356,20 @@ pub fn apply_player_move(
     if game.is_over() {
         return Err(AppError::GameOver.into());
     }
-    if game.turn() != Color::White {
+    if record.computer_side() == Some(game.turn()) {
         return Err(AppError::NotYourTurn.into());
     }
-    let mv = parse_long_form(game.position(), text).map_err(|e| AppError::IllegalMove(move_text_error_fr(&e)))?;
-    game.play(&mv).map_err(|e| AppError::IllegalMove(e.to_string()))?;
+    let played = game.play_long(text).map_err(|e| match e {
+        AnyGameError::Text(e) => AppError::IllegalMove(move_text_error_fr(&e)),
+        other => AppError::IllegalMove(other.to_string()),
+    })?;
     let think = clamp_think_ms(think_ms, now_ms - record.last_answer_ms);
-    let mut added = vec![(mv.long_form().to_string(), Some(think))];
-    if let Some(reply) = bot::reply(&game, record.level, record.seed) {
-        play_computed(&mut game, &reply.mv)?;
-        added.push((reply.mv.long_form().to_string(), None));
+    let mut added = vec![(played, Some(think))];
+    if record.computer_side() == Some(game.turn()) {
+        if let Some(reply) = game.bot_reply(record.level(), record.seed) {
+            play_computed(&mut game, &reply)?;
+            added.push((reply, None));
+        }
     }
     let mut next = record.clone();
     next.moves.extend(added.iter().map(|(m, _)| m.clone()));
@@ -363,19 +413,57 @@ pub fn save_played(conn: &mut Connection, played: &Played) -> ServerResult<()> {
     Ok(())
 }
 
-/// The player gives up.
+/// The player gives up; in a two-player game, the side to move does.
 pub fn resign(conn: &mut Connection, id: &str, player_id: &str, now_ms: i64) -> ServerResult<GameRecord> {
+    end_by_players(conn, id, player_id, None, now_ms, |record, game| {
+        let loser = if record.kind.against_computer() { record.setup.player } else { game.turn() };
+        Ok(Outcome::Win { winner: !loser, reason: WinReason::Resignation })
+    })
+}
+
+/// The two players of a two-player game agree to a draw (one offered it
+/// on the page, the other accepted). `seen_plies` is the ply count the
+/// page showed: an offer made on an older position is refused.
+pub fn agree_draw(
+    conn: &mut Connection,
+    id: &str,
+    player_id: &str,
+    seen_plies: usize,
+    now_ms: i64,
+) -> ServerResult<GameRecord> {
+    end_by_players(conn, id, player_id, Some(seen_plies), now_ms, |record, _| {
+        if record.kind.against_computer() {
+            return Err(AppError::BadRequest("la nulle d'un commun accord se joue à deux".into()).into());
+        }
+        Ok(Outcome::Draw(DrawReason::Agreement))
+    })
+}
+
+/// Ends a game as its players decide (resignation, agreed draw), once it
+/// is checked to be theirs and still going.
+fn end_by_players(
+    conn: &mut Connection,
+    id: &str,
+    player_id: &str,
+    seen_plies: Option<usize>,
+    now_ms: i64,
+    decide: impl FnOnce(&GameRecord, &AnyGame) -> ServerResult<Outcome>,
+) -> ServerResult<GameRecord> {
     let mut record = load(conn, id)?.ok_or(AppError::GameNotFound)?;
     if record.player_id != player_id {
         return Err(AppError::NotYourGame.into());
     }
-    if record.outcome.is_some() {
+    let game = record.replay()?;
+    if record.outcome.is_some() || game.is_over() {
         return Err(AppError::GameOver.into());
     }
-    let outcome = Outcome::Win { winner: Color::Black, reason: crate::engine::WinReason::Resignation };
+    if seen_plies.is_some_and(|seen| seen != record.moves.len()) {
+        return Err(AppError::Conflict.into());
+    }
+    let outcome = decide(&record, &game)?;
     let changed = conn.execute(
-        "UPDATE games SET outcome = ?2, finished_at = ?3 WHERE id = ?1 AND outcome IS NULL",
-        params![id, outcome_json(outcome), now_ms],
+        "UPDATE games SET outcome = ?2, finished_at = ?3 WHERE id = ?1 AND outcome IS NULL AND ply_count = ?4",
+        params![id, outcome_json(outcome), now_ms, record.moves.len() as i64],
     )?;
     if changed != 1 {
         return Err(AppError::Conflict.into());
@@ -405,25 +493,19 @@ fn outcome_json(outcome: Outcome) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Rules;
     use crate::server::db::Db;
 
-    fn new_game(db: &Db, start: Position) -> GameRecord {
+    fn new_game(db: &Db, start_fen: Option<&str>) -> GameRecord {
+        new_game_with(db, GameKind::Free, GameSetup::new(Rules::DAILY, Level::Debutant, Color::White), start_fen)
+    }
+
+    fn new_game_with(db: &Db, kind: GameKind, setup: GameSetup, start_fen: Option<&str>) -> GameRecord {
         db.run_blocking(|c| {
             c.execute("INSERT OR IGNORE INTO players (id, created_at) VALUES ('p1', 0)", []).unwrap();
             c.execute("INSERT OR IGNORE INTO players (id, created_at) VALUES ('p2', 0)", []).unwrap();
-            create(
-                c,
-                NewGame {
-                    player_id: "p1",
-                    kind: GameKind::Free,
-                    day: "2026-11-29",
-                    level: Level::Debutant,
-                    seed: 42,
-                    start,
-                    now_ms: 1_000,
-                },
-            )
-            .unwrap()
+            create(c, NewGame { player_id: "p1", kind, day: "2026-11-29", setup, seed: 42, start_fen, now_ms: 1_000 })
+                .unwrap()
         })
     }
 
@@ -445,7 +527,7 @@ mod tests {
     #[test]
     fn a_game_against_an_earlier_computer_is_neither_resumed_nor_continued() {
         let db = Db::open_in_memory().unwrap();
-        let game = new_game(&db, Position::start());
+        let game = new_game(&db, None);
         let latest_free = |db: &Db| db.run_blocking(|c| latest(c, "p1", GameKind::Free, None)).unwrap().map(|g| g.id);
         assert_eq!(latest_free(&db), Some(game.id.clone()));
         db.run_blocking(|c| c.execute("UPDATE games SET bot_version = ?1", [bot::BOT_VERSION - 1])).unwrap();
@@ -459,7 +541,7 @@ mod tests {
     #[test]
     fn a_legal_move_is_answered_and_stored() {
         let db = Db::open_in_memory().unwrap();
-        let game = new_game(&db, Position::start());
+        let game = new_game(&db, None);
         let after = play(&db, &game.id, "p1", "32-28", 3_000).unwrap();
         assert_eq!(after.moves.len(), 2, "the computer answered");
         assert_eq!(after.active_ms, 2_000, "clamped to the 2 s the server saw");
@@ -471,7 +553,7 @@ mod tests {
     #[test]
     fn bad_requests_change_nothing() {
         let db = Db::open_in_memory().unwrap();
-        let game = new_game(&db, Position::start());
+        let game = new_game(&db, None);
         assert!(matches!(play(&db, &game.id, "p1", "32-27x", 2_000), Err(AppError::IllegalMove(_))));
         assert!(matches!(play(&db, &game.id, "p1", "19-23", 2_000), Err(AppError::IllegalMove(_))));
         assert_eq!(play(&db, &game.id, "p2", "32-28", 2_000), Err(AppError::NotYourGame));
@@ -485,7 +567,7 @@ mod tests {
     fn a_finished_game_takes_no_move() {
         let db = Db::open_in_memory().unwrap();
         // White takes the last black piece.
-        let game = new_game(&db, Position::from_fen("W:W28,40:B22").unwrap());
+        let game = new_game(&db, Some("W:W28,40:B22"));
         let after = play(&db, &game.id, "p1", "28x17{22}", 2_000).unwrap();
         assert!(matches!(after.outcome, Some(Outcome::Win { winner: Color::White, .. })));
         assert_eq!(play(&db, &game.id, "p1", "40-34", 3_000), Err(AppError::GameOver));
@@ -498,7 +580,7 @@ mod tests {
     #[test]
     fn two_requests_on_the_same_ply_cannot_fork_the_game() {
         let db = Db::open_in_memory().unwrap();
-        let game = new_game(&db, Position::start());
+        let game = new_game(&db, None);
         let first = apply_player_move(
             &game,
             "p1",
@@ -525,7 +607,7 @@ mod tests {
         let path = dir.path().join("dames.sqlite3");
         let id = {
             let db = Db::open(&path).unwrap();
-            let game = new_game(&db, Position::start());
+            let game = new_game(&db, None);
             play(&db, &game.id, "p1", "32-28", 2_000).unwrap();
             game.id
         };
@@ -543,9 +625,9 @@ mod tests {
             player_id: "newcomer",
             kind: GameKind::Daily,
             day: "2026-11-29",
-            level: Level::Intermediaire,
+            setup: GameSetup::daily(),
             seed: 9,
-            start: Position::start(),
+            start_fen: None,
             now_ms: 1_000,
         };
         let count = |db: &Db| -> (i64, i64) {
@@ -574,7 +656,7 @@ mod tests {
     #[test]
     fn out_of_turn_and_replayed_requests_are_refused() {
         let db = Db::open_in_memory().unwrap();
-        let game = new_game(&db, Position::start());
+        let game = new_game(&db, None);
         // A record left with Black to move (as if the server had stopped
         // between the two plies): the player may not move.
         let mut waiting = game.clone();
@@ -618,8 +700,77 @@ mod tests {
     #[test]
     fn the_computer_moves_first_when_black_starts() {
         let db = Db::open_in_memory().unwrap();
-        let game = new_game(&db, Position::from_fen("B:W40,45:B10,15").unwrap());
+        let game = new_game(&db, Some("B:W40,45:B10,15"));
         assert_eq!(game.moves.len(), 1);
         game.replay_verified(2).unwrap();
+    }
+
+    #[test]
+    fn a_variant_is_played_under_its_own_rules_with_the_side_the_player_took() {
+        let db = Db::open_in_memory().unwrap();
+        // English draughts: Black opens; the player as White waits for the
+        // computer's first move.
+        let english = GameSetup::new(Rules::ENGLISH, Level::Debutant, Color::White);
+        let game = new_game_with(&db, GameKind::Free, english, None);
+        assert_eq!(game.moves.len(), 1, "the computer (Black) opened");
+        assert_eq!(game.replay().unwrap().rules(), Rules::ENGLISH);
+        let reply = game.replay().unwrap().choices()[0].long.clone();
+        let after = play(&db, &game.id, "p1", &reply, 2_000).unwrap();
+        assert_eq!(after.moves.len(), 3);
+        after.replay_verified(1).unwrap();
+        // Russian draughts as Black: White (the computer) opens, and the
+        // player's moves are Black's.
+        let russian = GameSetup::new(Rules::RUSSIAN, Level::Debutant, Color::Black);
+        let game = new_game_with(&db, GameKind::Free, russian.clone(), None);
+        let stored = db.run_blocking(|c| load(c, &game.id)).unwrap().unwrap();
+        assert_eq!((stored.setup.clone(), stored.moves.len()), (russian, 1));
+        let black_move = stored.replay().unwrap().choices()[0].long.clone();
+        assert_eq!(play(&db, &game.id, "p1", &black_move, 2_000).unwrap().moves.len(), 3);
+        assert!(matches!(play(&db, &game.id, "p1", "21-17", 3_000), Err(AppError::IllegalMove(_))));
+        // Forged rules are refused before anything is stored.
+        let forged = GameSetup { rules: "english,size=9".into(), level: Level::Fort, player: Color::White };
+        let new = NewGame {
+            player_id: "p1",
+            kind: GameKind::Free,
+            day: "2026-11-29",
+            setup: forged,
+            seed: 1,
+            start_fen: None,
+            now_ms: 1,
+        };
+        assert!(matches!(new_record(new).map_err(AppError::from), Err(AppError::BadRequest(_))));
+    }
+
+    #[test]
+    fn two_players_play_both_sides_then_draw_by_agreement_or_resign() {
+        let db = Db::open_in_memory().unwrap();
+        let setup = GameSetup::new(Rules::ENGLISH, Level::Fort, Color::Black);
+        let game = new_game_with(&db, GameKind::TwoPlayers, setup, None);
+        assert_eq!((game.moves.len(), game.setup.player), (0, Color::White), "no computer, no side");
+        play(&db, &game.id, "p1", "11-15", 2_000).unwrap();
+        let after = play(&db, &game.id, "p1", "23-19", 3_000).unwrap();
+        assert_eq!(after.moves, ["11-15", "23-19"], "each request plays one move, no reply");
+        after.replay_verified(1).unwrap();
+        let draw = |plies| db.run_blocking(|c| agree_draw(c, &game.id, "p1", plies, 4_000)).map_err(AppError::from);
+        assert_eq!(draw(1).err(), Some(AppError::Conflict), "an offer on an older position");
+        assert_eq!(
+            db.run_blocking(|c| agree_draw(c, &game.id, "p2", 2, 4_000)).map_err(AppError::from).err(),
+            Some(AppError::NotYourGame)
+        );
+        let drawn = draw(2).unwrap();
+        assert_eq!(drawn.outcome, Some(Outcome::Draw(DrawReason::Agreement)));
+        let stored = db.run_blocking(|c| load(c, &game.id)).unwrap().unwrap();
+        assert_eq!(stored.replay().unwrap().outcome(), Some(Outcome::Draw(DrawReason::Agreement)));
+        assert_eq!(play(&db, &game.id, "p1", "15x24{19}", 5_000), Err(AppError::GameOver));
+
+        // Resigning gives the game to the side not to move.
+        let game = new_game_with(&db, GameKind::TwoPlayers, GameSetup::default_for(GameKind::TwoPlayers), None);
+        play(&db, &game.id, "p1", "32-28", 2_000).unwrap();
+        let resigned = db.run_blocking(|c| resign(c, &game.id, "p1", 3_000)).unwrap();
+        assert_eq!(resigned.outcome, Some(Outcome::Win { winner: Color::White, reason: WinReason::Resignation }));
+        // A draw cannot be agreed with the computer.
+        let against = new_game(&db, None);
+        let refused = db.run_blocking(|c| agree_draw(c, &against.id, "p1", 0, 2_000)).map_err(AppError::from);
+        assert!(matches!(refused, Err(AppError::BadRequest(_))));
     }
 }

@@ -9,9 +9,8 @@ use super::limits::{LimitsConfig, RateLimits};
 use super::proxy::TrustedProxies;
 use super::{router, Site};
 use crate::app::panel::percent_encode;
-use crate::engine::bot::Level;
-use crate::engine::Position;
-use crate::protocol::{AppError, GameKind, GameView};
+use crate::engine::{Color, DrawReason, Outcome};
+use crate::protocol::{AppError, GameKind, GameSetup, GameView};
 use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::http::{header, HeaderMap, Request, StatusCode};
@@ -123,7 +122,8 @@ impl TestSite {
 
     /// A free game against debutant, stored now.
     async fn new_game(&self, from: &Sender) -> GameView {
-        self.post("partie/nouvelle", &[("kind", "Free"), ("level", "Debutant")], from).await.game()
+        let form = [("kind", "Free"), ("rules", "international"), ("level", "Debutant"), ("player", "White")];
+        self.post("partie/nouvelle", &form, from).await.game()
     }
 
     fn rows(&self) -> [i64; 4] {
@@ -141,8 +141,7 @@ impl TestSite {
 /// The first legal move of the side to move, long form.
 fn some_move(view: &GameView) -> String {
     let game = view.replay().unwrap();
-    let moves = game.position().legal_moves();
-    moves.first().expect("a legal move").long_form().to_string()
+    game.choices().first().expect("a legal move").long.clone()
 }
 
 fn ply(view: &GameView) -> String {
@@ -248,14 +247,13 @@ fn todays_daily_game_of_another_player_is_hidden_until_tomorrow() {
         let site = TestSite::new(LimitsConfig::default(), "").await;
         let day = super::today_utc();
         let won = site.db.run_blocking(|c| {
-            let start = Position::from_fen("W:WK47,40:B9,12,33").unwrap();
             let new = NewGame {
                 player_id: ALICE,
                 kind: GameKind::Daily,
                 day: &day,
-                level: Level::Intermediaire,
+                setup: GameSetup::daily(),
                 seed: 1,
-                start,
+                start_fen: Some("W:WK47,40:B9,12,33"),
                 now_ms: 0,
             };
             games::create(c, new).unwrap()
@@ -320,7 +318,17 @@ fn players_behind_a_trusted_proxy_are_told_apart() {
             let site = &site;
             async move {
                 let mut answer = site
-                    .post("partie/commencer", &[("kind", "Free"), ("level", "Debutant"), ("mv", "32-28")], &from)
+                    .post(
+                        "partie/commencer",
+                        &[
+                            ("kind", "Free"),
+                            ("rules", "international"),
+                            ("level", "Debutant"),
+                            ("player", "White"),
+                            ("mv", "32-28"),
+                        ],
+                        &from,
+                    )
                     .await;
                 for _ in 0..2 {
                     if answer.status != StatusCode::OK {
@@ -396,5 +404,76 @@ fn page_views_store_nothing() {
             }
             assert_eq!(site.rows(), before, "1,000 views of {page} stored nothing");
         }
+    });
+}
+
+#[test]
+fn two_players_share_a_game_of_any_rules_and_agree_a_draw() {
+    on_runtime(async {
+        let site = TestSite::new(LimitsConfig::default(), "").await;
+        let (alice, bob) = (player(ALICE), player(BOB));
+        let start = |rules: &'static str, mv: &'static str| {
+            [("kind", "TwoPlayers"), ("rules", rules), ("level", "Fort"), ("player", "Black"), ("mv", mv)]
+        };
+        let forged = site.post("partie/commencer", &start("english,size=9", "11-15"), &alice).await;
+        assert_eq!(forged.status, StatusCode::BAD_REQUEST, "{}", forged.body);
+        assert_eq!(site.rows()[1], 0, "nothing stored");
+        let white_first = site.post("partie/commencer", &start("english", "22-18"), &alice).await;
+        assert_eq!(white_first.status, StatusCode::UNPROCESSABLE_ENTITY, "Black opens English draughts");
+        let game = site.post("partie/commencer", &start("english", "11-15"), &alice).await.game();
+        assert_eq!((game.moves.len(), game.setup.player), (1, Color::White), "no reply, no side");
+        assert_eq!(game.setup.rules, "english");
+        let game = site
+            .post("partie/jouer", &[("game_id", &game.id), ("ply", "1"), ("mv", "23-19"), ("think_ms", "1")], &alice)
+            .await
+            .game();
+        assert_eq!(game.moves, ["11-15", "23-19"]);
+        let stranger = site.post("partie/nulle", &[("game_id", &game.id), ("ply", "2")], &bob).await;
+        assert_eq!(stranger.status, StatusCode::FORBIDDEN);
+        let stale = site.post("partie/nulle", &[("game_id", &game.id), ("ply", "1")], &alice).await;
+        assert_eq!(stale.status, StatusCode::CONFLICT);
+        let drawn = site.post("partie/nulle", &[("game_id", &game.id), ("ply", "2")], &alice).await.game();
+        assert_eq!(drawn.outcome, Some(Outcome::Draw(DrawReason::Agreement)));
+        let page = site.get(&format!("/partie/{}", game.id), &alice).await;
+        assert!(
+            page.body.contains("Partie nulle d&#x27;un commun accord")
+                || page.body.contains("Partie nulle d'un commun accord")
+        );
+        // The game resumes on its page, on its 8×8 board.
+        let resumed = site.get("/deux-joueurs", &alice).await;
+        assert_eq!(resumed.status, StatusCode::OK);
+        assert!(resumed.body.contains(r#"data-rules="english""#), "the board says its rules");
+        assert_eq!(resumed.body.matches("data-square=").count(), 32);
+    });
+}
+
+#[test]
+fn the_game_pages_read_their_setup_from_the_address_and_refuse_bad_ones_in_french() {
+    on_runtime(async {
+        let site = TestSite::new(LimitsConfig::default(), "").await;
+        let alice = player(ALICE);
+        let russian = site.get("/partie-libre?regles=russian&niveau=debutant&couleur=noirs", &alice).await;
+        assert_eq!(russian.status, StatusCode::OK);
+        assert!(russian.body.contains(r#"data-rules="russian""#));
+        assert!(russian.body.contains(r#"data-fen="W:W21-32:B1-12""#), "the no-JavaScript view shows the 8×8 start");
+        assert!(russian.body.contains("Partie non classée"), "as Black: said before the game starts");
+        let custom = site.get("/partie-libre?regles=international,size%3D8,flying%3D0", &alice).await;
+        assert!(custom.body.contains(r#"data-rules="brazilian,flying=0""#), "{}", custom.status);
+        for (address, words) in [
+            ("/partie-libre?regles=checkers", "Variante inconnue"),
+            ("/partie-libre?regles=english,kings%3D1", "Règle inconnue"),
+            ("/partie-libre?regles=english,draw_moves%3D999", "draw_moves"),
+            ("/partie-libre?regles=russian,rows%3D4", "rangées"),
+            ("/partie-libre?niveau=maitre", "Niveau inconnu"),
+            ("/deux-joueurs?regles=english,size%3D9", "size"),
+            ("/nouvelle-partie?regles=polish", "Variante inconnue"),
+        ] {
+            let page = site.get(address, &alice).await;
+            assert_eq!(page.status, StatusCode::BAD_REQUEST, "{address}");
+            assert!(page.body.contains(words), "{address}: {words}");
+            assert!(page.body.contains("Réglages de la partie") || page.body.contains("setup-form"), "{address}");
+        }
+        assert_eq!(site.rows(), [0, 0, 0, 0], "pages store nothing");
+        assert_eq!(site.get("/nouvelle-partie?mode=deux-joueurs", &alice).await.status, StatusCode::OK);
     });
 }

@@ -6,8 +6,8 @@
 use super::error::{ServerError, ServerResult};
 use super::games::GameRecord;
 use crate::engine::bot::BOT_VERSION;
-use crate::engine::{Color, Outcome, WinReason};
-use crate::protocol::game::{SCORE_BASE, SCORE_PER_PIECE};
+use crate::engine::{Color, Outcome, Preset, WinReason};
+use crate::protocol::game::{ranked_variant, SCORE_BASE, SCORE_PER_PIECE};
 use crate::protocol::{BoardKey, GameKind, ScoreLine, ScoreView};
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -21,19 +21,28 @@ pub fn score(pieces: u32, seconds: u64) -> u64 {
 }
 
 /// How a board is named in the database: `jour:YYYY-MM-DD` for a day's
-/// challenge, `libre:<level>` for free games at a level.
+/// challenge, `libre:<level>` for free international games at a level (the
+/// name they had before variants existed), `libre:<variant>:<level>` for
+/// the other variants.
 pub fn board_key(board: &BoardKey) -> String {
     match board {
         BoardKey::Daily { day } => format!("jour:{day}"),
-        BoardKey::Free { level } => format!("libre:{}", level.name()),
+        BoardKey::Free { level, variant: Preset::International } => format!("libre:{}", level.name()),
+        BoardKey::Free { level, variant } => format!("libre:{}:{}", variant.name(), level.name()),
     }
 }
 
-/// The leaderboard a game belongs to.
-pub fn board_of(record: &GameRecord) -> BoardKey {
+/// The leaderboard a game belongs to, if it is ranked (see
+/// [`GameSetup::is_ranked`](crate::protocol::GameSetup::is_ranked)).
+pub fn board_of(record: &GameRecord) -> Option<BoardKey> {
+    if !record.setup.is_ranked(record.kind) {
+        return None;
+    }
     match record.kind {
-        GameKind::Daily => BoardKey::Daily { day: record.day.clone() },
-        GameKind::Free => BoardKey::Free { level: record.level },
+        GameKind::Daily => Some(BoardKey::Daily { day: record.day.clone() }),
+        GameKind::Free => ranked_variant(&record.setup.parsed_rules())
+            .map(|variant| BoardKey::Free { level: record.level(), variant }),
+        GameKind::TwoPlayers => None,
     }
 }
 
@@ -48,26 +57,26 @@ pub struct VerifiedWin {
     pub seconds: u64,
 }
 
-/// Whether an outcome is a win that scores: the player (White) won over the
+/// Whether an outcome is a win that scores for `player`: won over the
 /// board. A win by resignation is not one (the computer never resigns, so
 /// only a forged record could claim it).
-pub fn player_won(outcome: Option<Outcome>) -> bool {
-    matches!(outcome, Some(Outcome::Win { winner: Color::White, reason }) if reason != WinReason::Resignation)
+pub fn player_won(outcome: Option<Outcome>, player: Color) -> bool {
+    matches!(outcome, Some(Outcome::Win { winner, reason }) if winner == player && reason != WinReason::Resignation)
 }
 
-/// Whether `record` may earn a score, as it says: the player won, against
-/// this version of the computer (the only one that can recompute its
-/// moves). [`verify_win`] then checks it.
+/// Whether `record` may earn a score, as it says: a ranked game the player
+/// won, against this version of the computer (the only one that can
+/// recompute its moves). [`verify_win`] then checks it.
 pub fn may_score(record: &GameRecord) -> bool {
-    player_won(record.outcome) && record.bot_version == BOT_VERSION
+    player_won(record.outcome, record.setup.player) && record.bot_version == BOT_VERSION && board_of(record).is_some()
 }
 
 /// Replays `record` with every computer move recomputed on up to
 /// `threads` threads. `Ok(None)` when the game may not score.
 pub fn verify_win(record: &GameRecord, threads: usize) -> ServerResult<Option<VerifiedWin>> {
-    if !may_score(record) {
+    let (true, Some(board)) = (may_score(record), board_of(record)) else {
         return Ok(None);
-    }
+    };
     let game = record.replay_verified(threads)?;
     if game.outcome() != record.outcome {
         return Err(ServerError::CorruptGame {
@@ -75,12 +84,12 @@ pub fn verify_win(record: &GameRecord, threads: usize) -> ServerResult<Option<Ve
             why: format!("stored outcome {:?}, replayed {:?}", record.outcome, game.outcome()),
         });
     }
-    let pieces = game.position().pieces(Color::White).count();
+    let pieces = game.position().count(record.setup.player);
     let seconds = record.active_ms / 1000;
     Ok(Some(VerifiedWin {
         game_id: record.id.clone(),
         player_id: record.player_id.clone(),
-        board: board_key(&board_of(record)),
+        board: board_key(&board),
         score: score(pieces, seconds),
         pieces,
         seconds,
@@ -113,7 +122,8 @@ pub fn record(conn: &mut Connection, win: &VerifiedWin, now_ms: i64) -> ServerRe
 
 /// Won games whose score is missing (the server stopped between the two
 /// writes): their ids, for the start-up sweep. Only games of this
-/// computer's version, whose stored outcome [`player_won`].
+/// computer's version, whose stored outcome [`player_won`] for White (only
+/// games as White are ranked; [`verify_win`] checks the rest).
 pub fn unscored_wins(conn: &Connection) -> ServerResult<Vec<String>> {
     let mut stmt = conn.prepare(
         "SELECT g.id, g.outcome FROM games g LEFT JOIN scores s ON s.game_id = g.id
@@ -124,7 +134,7 @@ pub fn unscored_wins(conn: &Connection) -> ServerResult<Vec<String>> {
         .collect::<Result<Vec<_>, _>>()?;
     Ok(rows
         .into_iter()
-        .filter(|(_, outcome)| player_won(serde_json::from_str(outcome).ok()))
+        .filter(|(_, outcome)| player_won(serde_json::from_str(outcome).ok(), Color::White))
         .map(|(id, _)| id)
         .collect())
 }
@@ -233,6 +243,8 @@ pub fn rank_of(conn: &Connection, board: &str, player_id: &str) -> ServerResult<
 mod tests {
     use super::*;
     use crate::engine::bot::Level;
+    use crate::engine::Rules;
+    use crate::protocol::GameSetup;
     use crate::server::db::Db;
 
     fn verify_win_on_two(record: &GameRecord) -> ServerResult<Option<VerifiedWin>> {
@@ -245,7 +257,7 @@ mod tests {
             player_id: "p".into(),
             kind: GameKind::Daily,
             day: "2026-11-29".into(),
-            level: Level::Intermediaire,
+            setup: GameSetup::daily(),
             seed: 5,
             bot_version: BOT_VERSION,
             start_fen: fen.into(),
@@ -282,8 +294,32 @@ mod tests {
 
         // Won against an earlier computer, which alone could recompute its
         // moves: not scored, and no error either.
-        let old = GameRecord { bot_version: BOT_VERSION - 1, ..won };
+        let old = GameRecord { bot_version: BOT_VERSION - 1, ..won.clone() };
         assert_eq!(verify_win_on_two(&old).unwrap(), None);
+    }
+
+    #[test]
+    fn free_games_score_on_their_variants_board_and_unranked_ones_do_not() {
+        let white_wins = Some(Outcome::Win { winner: Color::White, reason: WinReason::NoPieces });
+        let free = |rules: Rules, player: Color| GameRecord {
+            kind: GameKind::Free,
+            setup: GameSetup::new(rules, Level::Debutant, player),
+            ..record_of("W:WK47,40:B9,12,33", &["47x26{9,12,33}"], white_wins)
+        };
+        let international = verify_win_on_two(&free(Rules::INTERNATIONAL, Color::White)).unwrap().unwrap();
+        assert_eq!(international.board, "libre:debutant", "the board free games always had");
+        let daily_rules = verify_win_on_two(&free(Rules::DAILY, Color::White)).unwrap().unwrap();
+        assert_eq!(daily_rules.board, "libre:debutant");
+        assert_eq!(verify_win_on_two(&free(Rules::INTERNATIONAL, Color::Black)).unwrap(), None, "as Black");
+        let custom = Rules { flying: false, ..Rules::INTERNATIONAL };
+        assert_eq!(verify_win_on_two(&free(custom, Color::White)).unwrap(), None, "custom rules");
+        let english = GameRecord {
+            kind: GameKind::Free,
+            setup: GameSetup::new(Rules::ENGLISH, Level::Fort, Color::White),
+            ..record_of("W:W21,22:B17", &["22x13{17}"], white_wins)
+        };
+        assert_eq!(verify_win_on_two(&english).unwrap().unwrap().board, "libre:english:fort");
+        assert_eq!(board_key(&BoardKey::Free { level: Level::Fort, variant: Preset::Russian }), "libre:russian:fort");
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! `/`: the daily challenge, with a countdown to the next one.
+//! `/`: the daily challenge, with a countdown to the next one, and the
+//! other ways to play one tap away.
 
 use crate::app::play::Play;
 use crate::protocol::GameKind;
@@ -9,12 +10,37 @@ use leptos_meta::Title;
 pub fn DailyPage() -> impl IntoView {
     view! {
         <Title text="Défi du jour — Dames"/>
+        <WaysToPlay/>
         <p class="intro">
             "Aujourd'hui, tout le monde affronte le même ordinateur : aux mêmes coups, il répond pareil. "
             "Gagnez vite et avec le plus de pièces possible. "
             <Countdown/>
         </p>
-        <Play kind=GameKind::Daily level=None/>
+        <Play kind=GameKind::Daily setup=None/>
+    }
+}
+
+/// "Prêt à jouer ?": the ways in, each with a line on what it is.
+#[component]
+fn WaysToPlay() -> impl IntoView {
+    view! {
+        <nav class="ways" aria-labelledby="pret-a-jouer">
+            <h2 id="pret-a-jouer">"Prêt à jouer ?"</h2>
+            <ul>
+                <li>
+                    <a href="#titre-partie">"Défi du jour"</a>
+                    <span>"Le même ordinateur pour tous aujourd'hui, et un classement du jour."</span>
+                </li>
+                <li>
+                    <a href="/nouvelle-partie?mode=ordinateur">"Contre l'ordinateur"</a>
+                    <span>"Internationales, anglaises, russes ou brésiliennes, trois niveaux, blancs ou noirs."</span>
+                </li>
+                <li>
+                    <a href="/nouvelle-partie?mode=deux-joueurs">"1 contre 1 local"</a>
+                    <span>"Deux joueurs sur le même appareil, chacun son tour."</span>
+                </li>
+            </ul>
+        </nav>
     }
 }
 

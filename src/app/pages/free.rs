@@ -1,23 +1,64 @@
-//! `/partie-libre`: a free game at the level the player picks.
+//! `/partie-libre`: a game against the computer, set up by the address
+//! (`?regles=english&niveau=fort&couleur=noirs`) or the latest one.
 
+use crate::app::pages::setup::{SetupForm, SetupMode};
 use crate::app::play::Play;
-use crate::engine::bot::Level;
-use crate::protocol::GameKind;
+use crate::protocol::{AppError, GameKind, GameSetup};
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 #[component]
 pub fn FreePage() -> impl IntoView {
-    // `?niveau=fort` asks for a game at that level; without it (or with an
-    // unknown name) the latest free game goes on.
-    let level = use_query_map().with_untracked(|q| q.get("niveau").and_then(|l| l.parse::<Level>().ok()));
+    let asked = use_query_map().with_untracked(|q| {
+        GameSetup::from_query(
+            GameKind::Free,
+            q.get("regles").as_deref(),
+            q.get("niveau").as_deref(),
+            q.get("couleur").as_deref(),
+        )
+    });
     view! {
-        <Title text="Partie libre — Dames"/>
-        <p class="intro">
-            "Une partie contre l'ordinateur, à votre rythme. Chaque partie est différente. "
-            "Choisissez le niveau de la prochaine partie à côté du damier."
-        </p>
-        <Play kind=GameKind::Free level=level/>
+        <Title text="Contre l'ordinateur — Dames"/>
+        {match asked {
+            Ok(setup) => {
+                let note = setup.as_ref().map(ranking_note);
+                view! {
+                    <p class="intro">
+                        "Une partie contre l'ordinateur, à votre rythme. Chaque partie est différente. "
+                        {note}
+                        " "
+                        <a href="/nouvelle-partie?mode=ordinateur">"Choisir les règles, le niveau et la couleur"</a>
+                    </p>
+                    <Play kind=GameKind::Free setup=setup/>
+                }.into_any()
+            }
+            Err(e) => refused(SetupMode::Computer, e.0).into_any(),
+        }}
+    }
+}
+
+/// Whether a game set up so counts for the leaderboards, said before it
+/// starts.
+pub fn ranking_note(setup: &GameSetup) -> &'static str {
+    if setup.is_ranked(GameKind::Free) {
+        "Une victoire compte pour le classement de cette variante et de ce niveau."
+    } else if setup.player == crate::engine::Color::Black {
+        "Partie non classée : seules les parties avec les blancs sont classées."
+    } else {
+        "Partie non classée : seules les variantes internationale, anglaise et russe sont classées."
+    }
+}
+
+/// A set-up the address got wrong: the set-up form, with the reason in
+/// French, served as a 400.
+pub fn refused(mode: SetupMode, why: String) -> impl IntoView {
+    crate::app::set_page_status(&AppError::BadRequest(why.clone()));
+    view! {
+        <section class="text-page setup">
+            <h1>"Réglages de la partie"</h1>
+            <p class="error" role="alert" data-testid="erreur-reglages">{why}</p>
+            <SetupForm mode=mode rules="international".to_string()/>
+        </section>
     }
 }

@@ -1,27 +1,51 @@
 //! `/classement`: the daily challenge's board (any day) and the free games'
 //! boards, one per level.
 
-use crate::app::describe::{french_date, game_title};
+use crate::app::describe::{french_date, game_title, preset_name};
 use crate::app::play::clock_text;
 use crate::engine::bot::Level;
+use crate::engine::{Preset, Rules};
 use crate::protocol::{AppError, BoardKey, GameKind, LeaderboardView, ScoreLine};
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
-/// A daily board (`day`, today if absent) or a free board (`level`).
+/// A daily board (`day`, today if absent) or a free board (`level`, of
+/// `variant`, international if absent).
 #[server(endpoint = "classement")]
-pub async fn get_leaderboard(day: Option<String>, level: Option<Level>) -> Result<LeaderboardView, AppError> {
+pub async fn get_leaderboard(
+    day: Option<String>,
+    level: Option<Level>,
+    variant: Option<Preset>,
+) -> Result<LeaderboardView, AppError> {
     use crate::server::{api, db::Db, error::ServerError, players};
     let db = use_context::<Db>().ok_or(ServerError::MissingContext("Db"))?;
-    Ok(api::leaderboard(&db, players::current_player(), day, level).await?)
+    Ok(api::leaderboard(&db, players::current_player(), day, level, variant).await?)
+}
+
+/// The variants with free-game leaderboards.
+const RANKED: [Preset; 3] = [Preset::International, Preset::English, Preset::Russian];
+
+fn variant_param(name: Option<String>) -> Option<Preset> {
+    name.and_then(|n| RANKED.into_iter().find(|p| p.name() == n))
+}
+
+fn board_href(level: Level, variant: Preset) -> String {
+    match variant {
+        Preset::International => format!("/classement?niveau={}", level.name()),
+        _ => format!("/classement?niveau={}&variante={}", level.name(), variant.name()),
+    }
 }
 
 #[component]
 pub fn LeaderboardPage() -> impl IntoView {
     let query = use_query_map();
-    let params = move || query.with(|q| (q.get("jour"), q.get("niveau").and_then(|l| l.parse::<Level>().ok())));
-    let data = Resource::new(params, |(day, level)| get_leaderboard(day, level));
+    let params = move || {
+        query.with(|q| {
+            (q.get("jour"), q.get("niveau").and_then(|l| l.parse::<Level>().ok()), variant_param(q.get("variante")))
+        })
+    };
+    let data = Resource::new(params, |(day, level, variant)| get_leaderboard(day, level, variant));
     view! {
         <Title text="Classement — Dames"/>
         <section class="text-page leaderboard">
@@ -30,9 +54,20 @@ pub fn LeaderboardPage() -> impl IntoView {
                 <a href="/classement" aria-current=move || params().1.is_none().then_some("page")>"Défi du jour"</a>
                 {Level::ALL.into_iter().map(|l| view! {
                     <a
-                        href=format!("/classement?niveau={}", l.name())
+                        href=board_href(l, params().2.unwrap_or(Preset::International))
                         aria-current=move || (params().1 == Some(l)).then_some("page")
                     >{format!("Libre — {}", l.label())}</a>
+                }).collect_view()}
+            </nav>
+            <nav class="tabs" aria-label="Variantes des parties libres">
+                {RANKED.into_iter().map(|v| view! {
+                    <a
+                        href=board_href(params().1.unwrap_or_default(), v)
+                        aria-current=move || {
+                            let (_, level, variant) = params();
+                            (level.is_some() && variant.unwrap_or(Preset::International) == v).then_some("page")
+                        }
+                    >{preset_name(v)}</a>
                 }).collect_view()}
             </nav>
             <Suspense fallback=|| view! { <p class="loading">"Chargement du classement…"</p> }>
@@ -54,8 +89,10 @@ pub fn LeaderboardPage() -> impl IntoView {
 fn BoardTable(board: LeaderboardView) -> impl IntoView {
     let heading = match &board.board {
         BoardKey::Daily { day } if board.is_today => format!("Défi du jour — {}", french_date(day)),
-        BoardKey::Daily { day } => game_title(GameKind::Daily, day, Level::Intermediaire),
-        BoardKey::Free { level } => format!("Parties libres — niveau {}", level.label()),
+        BoardKey::Daily { day } => game_title(GameKind::Daily, day, Level::Intermediaire, &Rules::DAILY),
+        BoardKey::Free { level, variant } => {
+            format!("Parties libres — {}, niveau {}", preset_name(*variant).to_lowercase(), level.label())
+        }
     };
     let day_links = matches!(board.board, BoardKey::Daily { .. }).then(|| {
         view! {

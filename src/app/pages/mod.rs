@@ -6,3 +6,5 @@ pub mod leaderboard;
 pub mod not_found;
 pub mod replay;
 pub mod rules;
+pub mod setup;
+pub mod two_players;

@@ -2,10 +2,9 @@
 //! it: the proof behind a score.
 
 use crate::app::board::Board;
-use crate::app::describe::{notation, view_title, ShownMove};
+use crate::app::describe::{variant_name, view_title, ShownMove};
 use crate::app::input::MoveOptions;
-use crate::app::play::{clock_text, outcome_text};
-use crate::engine::Color;
+use crate::app::play::{clock_text, outcome_text, side_name, Seat};
 use crate::protocol::{AppError, GameView};
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -47,27 +46,28 @@ fn Replay(game: GameView) -> impl IntoView {
         return view! { <p class="error">"Cette partie ne se rejoue pas."</p> }.into_any();
     };
     let positions = replayed.positions();
-    let moves = replayed.moves().to_vec();
-    let texts = notation(&replayed);
+    let played = replayed.played();
+    let texts: Vec<(String, &'static str)> = played.iter().map(|(by, m)| (m.text.clone(), side_name(*by))).collect();
     let last = positions.len() - 1;
     let ply = RwSignal::new(last);
-    let shown_positions = positions.clone();
-    let position = Signal::derive(move || shown_positions[ply.get()]);
-    let path_positions = positions.clone();
-    // A memo: every square reads it, and it finds the capture's path.
+    let position = Signal::derive(move || positions[ply.get()]);
     let last_move = Memo::new(move |_| {
         let p = ply.get();
-        (p > 0).then(|| ShownMove::new(&path_positions[p - 1], &moves[p - 1]))
+        (p > 0).then(|| ShownMove::new(played[p - 1].0, played[p - 1].1.clone()))
     });
+    let seat = Seat::of(&game);
+    let flipped = seat == Seat::Against(crate::engine::Color::Black);
     let title = view_title(&game);
-    let played_on = format!("Partie commencée le {}.", crate::app::describe::french_date(&game.day));
-    let result = replayed.outcome().map(outcome_text).unwrap_or_else(|| "Partie en cours.".into());
+    let rules = replayed.rules();
+    let played_on =
+        format!("{}. Partie commencée le {}.", variant_name(&rules), crate::app::describe::french_date(&game.day));
+    let result = replayed.outcome().map(|o| outcome_text(o, seat, &rules)).unwrap_or_else(|| "Partie en cours.".into());
     let score = game
         .score
         .clone()
         .map(|s| format!("Score : {} ({}). Temps de jeu : {}.", s.score, s.breakdown(), clock_text(s.seconds * 1000)));
     let step = move |delta: i64| ply.update(|p| *p = (*p as i64 + delta).clamp(0, last as i64) as usize);
-    let numbered: Vec<(usize, String)> = texts.into_iter().enumerate().collect();
+    let numbered: Vec<(usize, (String, &'static str))> = texts.into_iter().enumerate().collect();
     view! {
         <section class="play replay" aria-labelledby="titre-revoir">
             <h1 id="titre-revoir">{title}</h1>
@@ -79,6 +79,7 @@ fn Replay(game: GameView) -> impl IntoView {
                         last_move=last_move
                         on_play=Callback::new(|_| {})
                         show_numbers=Signal::derive(|| false)
+                        flipped=Signal::derive(move || flipped)
                         read_only=true
                     />
                 </div>
@@ -100,8 +101,7 @@ fn Replay(game: GameView) -> impl IntoView {
                     </div>
                     <h2>"Coups"</h2>
                     <ol class="moves replay-moves">
-                        {numbered.into_iter().map(|(i, text)| {
-                            let who = if positions[i].turn() == Color::White { "blancs" } else { "noirs" };
+                        {numbered.into_iter().map(|(i, (text, who))| {
                             view! {
                                 <li class="ply">
                                     <button
