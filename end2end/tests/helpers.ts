@@ -1,11 +1,44 @@
 import { expect, Page } from '@playwright/test';
 
-/** Starts a game from `fen` for this browser's player (debug builds only). */
-export async function startTestGame(page: Page, fen: string, level = 'Debutant', kind = 'Free', seed = 1) {
-  const response = await page.request.post('/api/test/partie', {
-    form: { fen, level, seed: String(seed), kind },
-  });
+/** Starts a game from `fen` for this browser's player (debug builds only),
+ * under the daily rules unless `rules` (the text form) says otherwise. */
+export async function startTestGame(
+  page: Page,
+  fen: string,
+  level = 'Debutant',
+  kind = 'Free',
+  seed = 1,
+  rules?: string,
+) {
+  const form: Record<string, string> = { fen, level, seed: String(seed), kind };
+  if (rules) form.rules = rules;
+  const response = await page.request.post('/api/test/partie', { form });
   expect(response.status(), await response.text()).toBe(200);
+}
+
+/** Moves the keyboard focus on the board to square `target` with the arrow
+ * keys alone (`size` squares a side, `flipped` for Black at the bottom). */
+export async function arrowTo(page: Page, target: number, size: number, flipped = false) {
+  const perRow = size / 2;
+  const place = (n: number) => {
+    const row = Math.floor((n - 1) / perRow);
+    const index = (n - 1) % perRow;
+    return { row, col: row % 2 === 0 ? index * 2 + 1 : index * 2 };
+  };
+  const focused = async () => Number(await page.evaluate(() => document.activeElement?.getAttribute('data-square')));
+  const [up, down, left, right] = flipped
+    ? ['ArrowDown', 'ArrowUp', 'ArrowRight', 'ArrowLeft']
+    : ['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight'];
+  for (let i = 0; i < 40; i++) {
+    const at = await focused();
+    if (at === target) return;
+    const from = place(at);
+    const to = place(target);
+    if (from.row > to.row) await page.keyboard.press(up);
+    else if (from.row < to.row) await page.keyboard.press(down);
+    else await page.keyboard.press(from.col > to.col ? left : right);
+  }
+  expect(await focused()).toBe(target);
 }
 
 /** Waits until the page has hydrated: a click on a movable piece selects it. */

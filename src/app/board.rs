@@ -105,9 +105,17 @@ pub fn Board(
     let cues = Cues {
         position,
         input,
-        // A square of the bottom side's front row… roughly: the middle of
-        // the board's lower half.
-        cursor: RwSignal::new(position.with_untracked(|p| p.layout().squares() * 2 / 3)),
+        // The keyboard starts on the second square of the front row of
+        // the side at the bottom (32 on the 10×10 board).
+        cursor: RwSignal::new(position.with_untracked(|p| {
+            let rules = p.rules();
+            let per_row = rules.size / 2;
+            if flipped.get_untracked() {
+                rules.rows * per_row - 1
+            } else {
+                (rules.size - rules.rows) * per_row + 2
+            }
+        })),
         targets: Memo::new(move |_| input.with(|i| options.with(|o| i.targets(o)))),
         jumped: Memo::new(move |_| input.with(|i| position.with(|p| i.jumped(p)))),
         movable: Memo::new(move |_| options.with(|o| o.movable())),

@@ -3,6 +3,7 @@
 
 pub mod board;
 pub mod describe;
+pub mod diagram;
 pub mod input;
 pub mod pages;
 pub mod panel;

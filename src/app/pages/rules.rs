@@ -1,5 +1,10 @@
-//! `/regles`: the rules, eight strategy tips and the questions players ask.
+//! `/regles`: the rules of the three games (what they share, what differs,
+//! the notation, diagrams drawn on the server), eight strategy tips and the
+//! questions players ask.
 
+use crate::app::describe::{preset_name, promotion_text};
+use crate::app::diagram::{self, Diagram};
+use crate::engine::{Color, Preset, Rules};
 use leptos::prelude::*;
 use leptos_meta::Title;
 
@@ -8,18 +13,47 @@ pub fn RulesPage() -> impl IntoView {
     view! {
         <Title text="Règles — Dames"/>
         <article class="text-page rules">
-            <h1>"Les règles du jeu de dames international"</h1>
+            <h1>"Les règles des dames"</h1>
             <p>
-                "Dames se joue selon les règles de la Fédération mondiale (FMJD), sur un damier de 10 × 10 cases. "
-                "Vous avez les blancs, en bas, et vous commencez ; l'ordinateur a les noirs."
+                "On joue ici trois jeux : les dames internationales (règles de la Fédération mondiale, FMJD, sur 10 × 10), "
+                "les dames anglaises et les dames russes (sur 8 × 8), ainsi que les dames brésiliennes (les règles "
+                "internationales sur 8 × 8) et toute variante que vous composez. Le défi du jour se joue aux dames internationales."
             </p>
 
-            <h2 id="depart">"Le départ"</h2>
+            <h2 id="commun">"Ce qui est commun"</h2>
+            <ul>
+                <li>"On joue sur les cases foncées ; chaque joueur a une case foncée dans le coin en bas à gauche."</li>
+                <li>"Un pion avance d'une case en diagonale vers le camp adverse ; il prend en sautant une pièce adverse voisine."</li>
+                <li>"La prise est obligatoire. Une rafle commencée se joue jusqu'au bout : tant que la pièce peut encore prendre, elle doit continuer."</li>
+                <li>"Les pièces sautées ne sont retirées qu'à la fin du coup, et aucune n'est sautée deux fois."</li>
+                <li>"Un pion qui atteint la dernière rangée devient une dame."</li>
+                <li>"Un camp qui n'a plus de pièce ou plus de coup possible a perdu. La même position revenue trois fois (même camp au trait) : partie nulle."</li>
+            </ul>
+
+            <h2 id="differences">"Ce qui change d'un jeu à l'autre"</h2>
+            <CompareTable/>
+
+            <h2 id="notation">"La notation"</h2>
             <p>
-                "Chaque camp a 20 pions, posés sur les cases foncées des quatre premières rangées. "
-                "Les cases foncées sont numérotées de 1 (en haut à gauche, chez les noirs) à 50 (en bas à droite, chez les blancs) : "
-                "c'est la notation officielle, celle des coups « 32-28 » ou « 19x30 »."
+                "Les cases foncées sont numérotées de 1 (chez les noirs, en haut) à 32 ou 50 (chez les blancs, en bas), "
+                "de gauche à droite. Un déplacement s'écrit « 32-28 », une prise « 19x30 »."
             </p>
+            <div class="diagrams">
+                <Diagram example=&diagram::NUMBERS_TEN numbers=true/>
+                <Diagram example=&diagram::NUMBERS_EIGHT numbers=true/>
+            </div>
+
+            <h2 id="depart">"Le départ"</h2>
+            <div class="diagrams">
+                <Diagram example=&diagram::START_TEN/>
+                <Diagram example=&diagram::START_EIGHT/>
+            </div>
+            <p>
+                "Aux dames internationales, chaque camp a 20 pions sur les quatre premières rangées ; sur 8 × 8, 12 pions sur trois rangées. "
+                "Les blancs commencent, sauf aux dames anglaises où ce sont les noirs."
+            </p>
+
+            <h2 id="internationales">"Les dames internationales en détail"</h2>
 
             <h2 id="pion">"Le pion"</h2>
             <p>
@@ -34,6 +68,12 @@ pub fn RulesPage() -> impl IntoView {
                 "vous devez choisir celle qui enlève le plus de pièces ; une dame compte pour une seule pièce. "
                 "À nombre égal, vous choisissez librement."
             </p>
+
+            <div class="diagrams">
+                <Diagram example=&diagram::MAJORITY/>
+                <Diagram example=&diagram::RAFLE/>
+                <Diagram example=&diagram::FLYING_KING/>
+            </div>
 
             <h2 id="rafle">"La rafle"</h2>
             <p>
@@ -56,11 +96,20 @@ pub fn RulesPage() -> impl IntoView {
                 "l'oblige à se poser là où elle peut continuer à prendre."
             </p>
 
+            <h2 id="en-passant">"Le pion qui touche la dernière rangée pendant une rafle"</h2>
+            <div class="diagrams">
+                <Diagram example=&diagram::IN_PASSING_INTERNATIONAL/>
+                <Diagram example=&diagram::IN_PASSING_ENGLISH/>
+                <Diagram example=&diagram::IN_PASSING_RUSSIAN/>
+            </div>
+
             <h2 id="fin">"La fin de la partie"</h2>
             <ul>
                 <li>"Un camp qui n'a plus de pièce, ou plus aucun coup possible, a perdu."</li>
-                <li>"Partie nulle après 25 coups de chaque côté où seules des dames ont bougé, sans aucune prise."</li>
-                <li>"Partie nulle aussi quand chaque camp a joué plus de 150 coups."</li>
+                <li>"Partie nulle après un nombre de coups de chaque côté sans prise ni mouvement de pion : 25 aux dames internationales et brésiliennes, 40 aux anglaises, 15 aux russes."</li>
+                <li>"Partie nulle quand la même position revient pour la troisième fois, avec le même camp au trait."</li>
+                <li>"Au défi du jour, les règles restent celles de toujours : nulle après 25 coups de chaque côté où seules des dames ont bougé, ou quand chaque camp a joué plus de 150 coups ; pas de règle de répétition."</li>
+                <li>"À deux, vous pouvez convenir de la nulle : l'un la propose, l'autre l'accepte ou la refuse."</li>
                 <li>"Vous pouvez abandonner à tout moment : la partie est alors perdue."</li>
             </ul>
 
@@ -114,5 +163,50 @@ pub fn RulesPage() -> impl IntoView {
                 <dd>"Débutant, Intermédiaire (celui du défi du jour) et Fort, en partie libre."</dd>
             </dl>
         </article>
+    }
+}
+
+/// One row of the comparison: the rule's name and its value under some
+/// rules.
+type CompareRow = (&'static str, fn(&Rules) -> String);
+
+const COMPARED: [CompareRow; 9] = [
+    ("Damier", |r| format!("{0} × {0}", r.size)),
+    ("Pions par camp", |r| format!("{} sur {} rangées", r.men_per_side(), r.rows)),
+    ("Trait au départ", |r| if r.first == Color::White { "blancs" } else { "noirs" }.into()),
+    ("Prise obligatoire", |r| yes_no(r.mandatory)),
+    ("Prise majoritaire", |r| yes_no(r.majority)),
+    ("Les pions prennent en arrière", |r| yes_no(r.men_back)),
+    ("Dames", |r| if r.flying { "volantes" } else { "courtes (une case)" }.into()),
+    ("Pion au bout pendant une rafle", |r| promotion_text(r.promotion).into()),
+    ("Nulle sans progrès", |r| format!("{} coups de chaque côté", r.draw_moves)),
+];
+
+fn yes_no(flag: bool) -> String {
+    if flag { "oui" } else { "non" }.into()
+}
+
+/// The comparison of the four variants, one column each.
+#[component]
+fn CompareTable() -> impl IntoView {
+    view! {
+        <div class="table-scroll">
+            <table class="compare">
+                <thead>
+                    <tr>
+                        <th scope="col">"Règle"</th>
+                        {Preset::ALL.map(|p| view! { <th scope="col">{preset_name(p)}</th> }).into_iter().collect_view()}
+                    </tr>
+                </thead>
+                <tbody>
+                    {COMPARED.into_iter().map(|(name, value)| view! {
+                        <tr>
+                            <th scope="row">{name}</th>
+                            {Preset::ALL.map(|p| view! { <td>{value(&p.rules())}</td> }).into_iter().collect_view()}
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </div>
     }
 }
