@@ -96,7 +96,7 @@ pub fn SetupForm(mode: SetupMode, rules: String) -> impl IntoView {
                         <small>{variant_line(preset)}</small>
                     </label>
                 }).collect_view()}
-                <p class="chosen" data-testid="variante-choisie">{move || rules.with(|r| variant_name(r))}</p>
+                <p class="chosen" data-testid="variante-choisie">{move || rules.with(variant_name)}</p>
             </fieldset>
             <input type="hidden" name=move || custom.get().then_some("regles") prop:value=move || spec.get()/>
             <details class="custom-rules" open=move || custom.get()>
