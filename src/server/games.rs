@@ -287,7 +287,8 @@ pub fn load(conn: &Connection, id: &str) -> ServerResult<Option<GameRecord>> {
 
 /// The player's latest game of this kind (for the daily challenge, of that
 /// day) against today's computer: the one the page resumes. A game against
-/// an earlier version is left as it is (it can be replayed, not continued).
+/// an earlier version is left as it is (it can be replayed, not continued);
+/// a two-player game has no computer to change.
 pub fn latest(
     conn: &Connection,
     player_id: &str,
@@ -296,7 +297,8 @@ pub fn latest(
 ) -> ServerResult<Option<GameRecord>> {
     let id: Option<String> = conn
         .query_row(
-            "SELECT id FROM games WHERE player_id = ?1 AND kind = ?2 AND (?3 IS NULL OR day = ?3) AND bot_version = ?4
+            "SELECT id FROM games WHERE player_id = ?1 AND kind = ?2 AND (?3 IS NULL OR day = ?3)
+                 AND (bot_version = ?4 OR kind = 'two_players')
              ORDER BY created_at DESC, rowid DESC LIMIT 1",
             params![player_id, kind.name(), day, bot::BOT_VERSION],
             |r| r.get(0),
@@ -343,7 +345,7 @@ pub fn apply_player_move(
     if record.outcome.is_some() {
         return Err(AppError::GameOver.into());
     }
-    if record.bot_version != bot::BOT_VERSION {
+    if record.computer_side().is_some() && record.bot_version != bot::BOT_VERSION {
         return Err(AppError::ComputerChanged.into());
     }
     if record.moves.len() != seen_plies {
@@ -762,6 +764,13 @@ mod tests {
         let stored = db.run_blocking(|c| load(c, &game.id)).unwrap().unwrap();
         assert_eq!(stored.replay().unwrap().outcome(), Some(Outcome::Draw(DrawReason::Agreement)));
         assert_eq!(play(&db, &game.id, "p1", "15x24{19}", 5_000), Err(AppError::GameOver));
+
+        // A two-player game outlives a new computer: there is none in it.
+        let game = new_game_with(&db, GameKind::TwoPlayers, GameSetup::default_for(GameKind::TwoPlayers), None);
+        db.run_blocking(|c| c.execute("UPDATE games SET bot_version = ?1", [bot::BOT_VERSION - 1])).unwrap();
+        assert_eq!(play(&db, &game.id, "p1", "32-28", 2_000).unwrap().moves.len(), 1);
+        let resumed = db.run_blocking(|c| latest(c, "p1", GameKind::TwoPlayers, None)).unwrap();
+        assert_eq!(resumed.map(|g| g.id), Some(game.id));
 
         // Resigning gives the game to the side not to move.
         let game = new_game_with(&db, GameKind::TwoPlayers, GameSetup::default_for(GameKind::TwoPlayers), None);

@@ -152,7 +152,7 @@ pub fn RulesPage() -> impl IntoView {
                 <dt>"Comment jouer une rafle sur un téléphone ?"</dt>
                 <dd>"Touchez la pièce, puis la case finale. Si deux chemins différents y mènent en prenant d'autres pièces, touchez les cases d'arrivée une par une : le damier vous indique les cases possibles à chaque étape."</dd>
                 <dt>"Mon pion est passé sur la dernière rangée sans devenir dame."</dt>
-                <dd>"C'est la règle : un pion ne devient dame que s'il termine son coup sur la dernière rangée."</dd>
+                <dd>"Aux dames internationales et brésiliennes, c'est la règle : un pion ne devient dame que s'il termine son coup sur la dernière rangée. Aux dames russes, il devient dame en passant et continue en dame ; aux anglaises, il devient dame et le coup s'arrête."</dd>
                 <dt>"Qu'est-ce que le défi du jour ?"</dt>
                 <dd>"Chaque jour (en temps universel), tout le monde affronte le même ordinateur : ses deux premiers coups sont tirés au sort à partir de la date, et il répond toujours pareil aux mêmes coups. Vous pouvez rejouer autant que vous voulez ; votre meilleur score du jour compte."</dd>
                 <dt>"L'ordinateur triche-t-il ?"</dt>
@@ -160,7 +160,7 @@ pub fn RulesPage() -> impl IntoView {
                 <dt>"Que se passe-t-il si je recharge la page ?"</dt>
                 <dd>"La partie reprend où vous l'aviez laissée : le serveur l'a enregistrée."</dd>
                 <dt>"Quels niveaux y a-t-il ?"</dt>
-                <dd>"Débutant, Intermédiaire (celui du défi du jour) et Fort, en partie libre."</dd>
+                <dd>"Débutant, Intermédiaire (celui du défi du jour) et Fort, contre l'ordinateur dans toutes les variantes."</dd>
             </dl>
         </article>
     }
