@@ -158,22 +158,49 @@ test('the board turns to face the side to move when asked, and remembers it', as
   await expect.poll(firstSquare).toBe('32');
 });
 
-test('set-up page: a variant and custom rules lead to the game', async ({ page }) => {
+test('set-up page: a variant, then custom rules, lead to the game', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/nouvelle-partie?mode=ordinateur');
   await waitForHydration(page);
+  // A variant alone is played as it is.
+  await page.getByLabel(/Dames anglaises/).check();
+  await page.getByLabel('Je joue les noirs').check();
+  await page.getByRole('button', { name: 'Commencer la partie' }).first().click();
+  await expect(page).toHaveURL(/\/partie-libre\?regles=english&niveau=intermediaire&couleur=noirs$/);
+  await expect(page.locator('.board')).toHaveAttribute('data-rules', 'english');
+  // A variant's rules changed one by one.
+  await page.goto('/nouvelle-partie?mode=ordinateur');
   await page.getByLabel(/Dames russes/).check();
-  await expect(page.getByTestId('variante-choisie')).toHaveText('Dames russes');
   await page.getByText('Personnaliser les règles').click();
-  await expect(page.locator('#regle-flying')).toBeChecked();
-  await page.locator('#regle-flying').uncheck();
-  await expect(page.getByTestId('variante-choisie')).toHaveText('Règles personnalisées');
-  await expect(page.getByTestId('classement-note')).toContainText('non classée');
+  await page.getByRole('button', { name: 'Partir de la variante cochée' }).click();
+  await expect(page.locator('#regle-size')).toHaveValue('8');
+  await page.getByText('Personnaliser les règles').click();
+  await expect(page.locator('#regle-volantes')).toBeChecked();
+  await page.locator('#regle-volantes').uncheck();
   await page.screenshot({ path: `${shots}/desktop-setup.png`, fullPage: true });
-  await page.getByRole('button', { name: 'Commencer la partie' }).click();
+  await page.getByRole('button', { name: 'Commencer la partie' }).last().click();
   await expect(page).toHaveURL(/regles=russian%2Cflying%3D0/);
   await expect(page.locator('.board')).toHaveAttribute('data-rules', 'russian,flying=0');
+  await expect(page.getByTestId('regles')).toHaveText('Règles personnalisées');
   await page.screenshot({ path: `${shots}/desktop-custom-8x8.png`, fullPage: true });
+  // Rules that do not fit come back with the reason.
+  await page.goto('/nouvelle-partie?mode=deux-joueurs&regles=english');
+  await page.getByText('Personnaliser les règles').click();
+  await page.locator('#regle-rows').fill('4');
+  await page.getByRole('button', { name: 'Commencer la partie' }).last().click();
+  await expect(page.getByTestId('erreur-reglages')).toContainText('rangées');
+});
+
+test('without JavaScript the set-up form still starts a custom game', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto('/nouvelle-partie?mode=deux-joueurs&regles=russian');
+  await page.getByText('Personnaliser les règles').click();
+  await page.locator('#regle-repetition').uncheck();
+  await page.getByRole('button', { name: 'Commencer la partie' }).last().click();
+  await expect(page).toHaveURL(/\/deux-joueurs\?regles=russian%2Crepetition%3D0$/);
+  await expect(page.locator('.board')).toHaveAttribute('data-rules', 'russian,repetition=0');
+  await context.close();
 });
 
 test('a bad address gets the set-up page with a French message', async ({ page }) => {

@@ -9,13 +9,13 @@ use crate::engine::{Color, Outcome, Preset, Promotion, Rules};
 use crate::protocol::{GameKind, GameView};
 
 /// A game's name: "Défi du 29 novembre 2026", "Partie libre, niveau Fort",
-/// "Dames anglaises, niveau Fort", "1 contre 1 : dames russes".
+/// "Dames anglaises, niveau Fort", "1 contre 1 — Dames russes".
 pub fn game_title(kind: GameKind, day: &str, level: Level, rules: &Rules) -> String {
     match (kind, preset_of(rules)) {
         (GameKind::Daily, _) => format!("Défi du {}", french_date(day)),
         (GameKind::Free, Some(Preset::International)) => format!("Partie libre, niveau {}", level.label()),
         (GameKind::Free, _) => format!("{}, niveau {}", variant_name(rules), level.label()),
-        (GameKind::TwoPlayers, _) => format!("1 contre 1 : {}", variant_name(rules).to_lowercase()),
+        (GameKind::TwoPlayers, _) => format!("1 contre 1 — {}", variant_name(rules)),
     }
 }
 
@@ -208,7 +208,7 @@ mod tests {
         assert_eq!(french_date("2027-13-09"), "2027-13-09");
         assert_eq!(game_title(GameKind::Free, "", Level::Fort, &Rules::INTERNATIONAL), "Partie libre, niveau Fort");
         assert_eq!(game_title(GameKind::Free, "", Level::Fort, &Rules::ENGLISH), "Dames anglaises, niveau Fort");
-        assert_eq!(game_title(GameKind::TwoPlayers, "", Level::Fort, &Rules::RUSSIAN), "1 contre 1 : dames russes");
+        assert_eq!(game_title(GameKind::TwoPlayers, "", Level::Fort, &Rules::RUSSIAN), "1 contre 1 — Dames russes");
         let custom = Rules { flying: false, ..Rules::BRAZILIAN };
         assert_eq!(variant_name(&custom), "Règles personnalisées");
         assert_eq!(variant_name(&daily), "Dames internationales");

@@ -25,6 +25,19 @@ pub fn set_page_status(error: &crate::protocol::AppError) {
     let _ = error;
 }
 
+/// A page that answers with a redirect (a form read on the server): `303
+/// See Other` to `path`, followed by every browser.
+pub fn redirect_page(path: &str) {
+    #[cfg(feature = "ssr")]
+    if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
+        response.set_status(axum::http::StatusCode::SEE_OTHER);
+        if let Ok(location) = axum::http::HeaderValue::from_str(path) {
+            response.insert_header(axum::http::header::LOCATION, location);
+        }
+    }
+    let _ = path;
+}
+
 /// The HTML document around the app. The bundle's name carries its content
 /// hash (see `server::Config::leptos_options`), so the stylesheet's does too.
 pub fn shell(options: LeptosOptions) -> impl IntoView {

@@ -120,7 +120,7 @@ pub fn TypedMoveForm(
                     type="text"
                     inputmode="text"
                     autocomplete="off"
-                    placeholder="32-28 ou 19x30"
+                    placeholder=move || if position.with(|p| p.layout().size) == 8 { "22-18 ou 15x22" } else { "32-28 ou 19x30" }
                     maxlength="80"
                     prop:value=move || typed.get()
                     on:input=move |ev| typed.set(event_target_value(&ev))

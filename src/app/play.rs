@@ -180,7 +180,10 @@ pub fn Play(kind: GameKind, setup: Option<GameSetup>) -> impl IntoView {
         <Suspense fallback=|| view! { <p class="loading">"Préparation du damier…"</p> }>
             {move || Suspend::new(async move {
                 match loaded.await {
-                    Ok(game) => view! { <GameScreen initial=game/> }.into_any(),
+                    Ok(game) => {
+                        let rules = game.setup.parsed_rules();
+                        view! { <GameScreen initial=game/> <RulesSummary rules/> }.into_any()
+                    }
                     Err(e) => view! { <p class="error" role="alert">{e.to_string()}</p> }.into_any(),
                 }
             })}
@@ -386,7 +389,6 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
     // An unstarted game has nothing to give up.
     let can_resign = Signal::derive(move || can_play.get() && started.get());
     let kind = state.with_untracked(|v| v.kind);
-    let rules_shown = state.with_untracked(|v| v.setup.parsed_rules());
 
     view! {
         <section class="play" aria-labelledby="titre-partie" data-partie=move || state.with(|v| v.id.clone())>
@@ -427,7 +429,6 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
                     {(kind == GameKind::Free).then(|| view! { <LevelPicker chosen=chosen_level/> })}
                     {move || score.get().map(|score| view! { <WinPanel score=score state=state/> })}
                     <TypedMoveForm position=position can_play=can_play on_play=Callback::new(send) error=error/>
-                    <RulesSummary rules=rules_shown/>
                     <MoveList texts=texts/>
                     <PdnExport text=pdn_text/>
                 </div>
@@ -453,7 +454,7 @@ fn answer_announcement(next: &GameView, seat: Seat) -> String {
 }
 
 /// The rules of the game: the variant's name, and every rule when they are
-/// custom.
+/// custom. Drawn on the server, under the game: they do not change.
 #[component]
 fn RulesSummary(rules: Rules) -> impl IntoView {
     let custom = rules.preset().is_none() && rules != Rules::DAILY;

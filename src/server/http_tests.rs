@@ -475,5 +475,10 @@ fn the_game_pages_read_their_setup_from_the_address_and_refuse_bad_ones_in_frenc
         }
         assert_eq!(site.rows(), [0, 0, 0, 0], "pages store nothing");
         assert_eq!(site.get("/nouvelle-partie?mode=deux-joueurs", &alice).await.status, StatusCode::OK);
+        // The set-up form answers with the game's address.
+        let form = "/nouvelle-partie?mode=ordinateur&affiche=international&variante=english&niveau=fort&action=jouer";
+        let started = site.get(form, &alice).await;
+        assert_eq!(started.status, StatusCode::SEE_OTHER);
+        assert_eq!(started.headers[header::LOCATION], "/partie-libre?regles=english&niveau=fort&couleur=blancs");
     });
 }

@@ -58,7 +58,7 @@ pub fn refused(mode: SetupMode, why: String) -> impl IntoView {
         <section class="text-page setup">
             <h1>"Réglages de la partie"</h1>
             <p class="error" role="alert" data-testid="erreur-reglages">{why}</p>
-            <SetupForm mode=mode rules="international".to_string()/>
+            <SetupForm mode=mode rules=crate::engine::Rules::INTERNATIONAL/>
         </section>
     }
 }

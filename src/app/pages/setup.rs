@@ -1,51 +1,139 @@
 //! `/nouvelle-partie`: setting up a game against the computer or between
 //! two players: a variant, every rule it may change, and for the computer
-//! its level and the player's colour. The form sends the address the game
-//! pages read (`/partie-libre?regles=…&niveau=…&couleur=…`).
+//! its level and the player's colour. A plain form, read on the server (no
+//! browser code, and it works without JavaScript): "Commencer la partie"
+//! answers with a redirect to the address the game pages read
+//! (`/partie-libre?regles=…&niveau=…&couleur=…`, `/deux-joueurs?regles=…`).
 
-use crate::app::describe::{preset_name, promotion_text, variant_name};
-use crate::app::pages::free::ranking_note;
+use crate::app::describe::{preset_name, promotion_text};
 use crate::engine::bot::Level;
 use crate::engine::rules::MAX_DRAW_MOVES;
 use crate::engine::{Color, Preset, Promotion, Rules};
 use crate::protocol::game::rules_error_fr;
-use crate::protocol::{AppError, GameSetup};
+use crate::protocol::AppError;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
-use serde::{Deserialize, Serialize};
 
 /// Which game the form sets up.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SetupMode {
     Computer,
     TwoPlayers,
 }
 
 impl SetupMode {
-    fn action(self) -> &'static str {
+    fn name(self) -> &'static str {
         match self {
-            SetupMode::Computer => "/partie-libre",
-            SetupMode::TwoPlayers => "/deux-joueurs",
+            SetupMode::Computer => "ordinateur",
+            SetupMode::TwoPlayers => "deux-joueurs",
         }
     }
+}
+
+/// What the form asks for once read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FormAnswer {
+    /// Show the form with these rules in its fields (and an error, if the
+    /// address or the fields were wrong).
+    Show { rules: Rules, error: Option<String> },
+    /// Start the game at this address.
+    Play(String),
+}
+
+/// Reads the form (or an address): `field` gives a query parameter.
+///
+/// The custom rules' fields were filled from the rules in `affiche`; a
+/// variant picked since (`variante` names another one) starts from that
+/// variant instead, so that a player who only picks a variant gets it
+/// exactly, with or without JavaScript. "Partir de la variante choisie"
+/// (`action=variante`) shows the chosen variant's rules in the fields.
+pub fn read_form(mode: SetupMode, field: impl Fn(&str) -> Option<String>) -> FormAnswer {
+    let shown = match field("affiche").or_else(|| field("regles")) {
+        None => Rules::INTERNATIONAL,
+        Some(text) => match Rules::parse(&text) {
+            Ok(rules) => rules,
+            Err(e) => return FormAnswer::Show { rules: Rules::INTERNATIONAL, error: Some(rules_error_fr(&e)) },
+        },
+    };
+    let variant = field("variante").and_then(|name| Preset::ALL.into_iter().find(|p| p.name() == name));
+    let action = field("action");
+    if action.as_deref() == Some("variante") {
+        return FormAnswer::Show { rules: variant.map_or(shown, Preset::rules), error: None };
+    }
+    if action.as_deref() != Some("jouer") {
+        return FormAnswer::Show { rules: shown, error: None };
+    }
+    let rules = match variant {
+        Some(v) if v != shown.closest_preset() => v.rules(),
+        _ => match rules_from_fields(shown, &field) {
+            Ok(rules) => rules,
+            Err(error) => return FormAnswer::Show { rules: shown, error: Some(error) },
+        },
+    };
+    let spec = crate::app::panel::percent_encode(&rules.to_string());
+    FormAnswer::Play(match mode {
+        SetupMode::TwoPlayers => format!("/deux-joueurs?regles={spec}"),
+        SetupMode::Computer => {
+            let level = field("niveau").and_then(|l| l.parse::<Level>().ok()).unwrap_or_default();
+            let color = if field("couleur").as_deref() == Some("noirs") { "noirs" } else { "blancs" };
+            format!("/partie-libre?regles={spec}&niveau={}&couleur={color}", level.name())
+        }
+    })
+}
+
+/// The rules the custom fields say, starting from `shown` (an unticked
+/// box is absent from a form: off).
+fn rules_from_fields(shown: Rules, field: &impl Fn(&str) -> Option<String>) -> Result<Rules, String> {
+    let number = |name: &str, label: &str| -> Result<Option<u8>, String> {
+        field(name)
+            .map(|v| v.trim().parse::<u8>().map_err(|_| format!("Valeur impossible pour « {label} » : {v:.10}.")))
+            .transpose()
+    };
+    let on = |name: &str| field(name).is_some();
+    let mut rules = Rules {
+        mandatory: on("obligatoire"),
+        majority: on("majoritaire"),
+        men_back: on("arriere"),
+        flying: on("volantes"),
+        repetition: on("repetition"),
+        ..shown
+    };
+    if let Some(size) = number("taille", "Damier")? {
+        rules.size = size;
+    }
+    if let Some(rows) = number("rangees", "Rangées de pions")? {
+        rules.rows = rows;
+    }
+    if let Some(draw_moves) = number("nulle", "Nulle sans progrès")? {
+        rules.draw_moves = draw_moves;
+    }
+    rules.first = if field("trait").as_deref() == Some("noirs") { Color::Black } else { Color::White };
+    if let Some(name) = field("promotion") {
+        rules.promotion = Promotion::ALL.into_iter().find(|p| p.name() == name).unwrap_or(rules.promotion);
+    }
+    rules.check().map_err(|e| rules_error_fr(&e))?;
+    Ok(rules)
 }
 
 #[component]
 pub fn SetupPage() -> impl IntoView {
     let query = use_query_map();
-    let (mode, asked) = query.with_untracked(|q| {
-        let mode = match q.get("mode").as_deref() {
-            Some("deux-joueurs") => SetupMode::TwoPlayers,
-            _ => SetupMode::Computer,
-        };
-        (mode, q.get("regles"))
+    let mode = query.with_untracked(|q| match q.get("mode").as_deref() {
+        Some("deux-joueurs") => SetupMode::TwoPlayers,
+        _ => SetupMode::Computer,
     });
-    let (rules, error) = match asked.as_deref().map(Rules::parse) {
-        None => (Rules::INTERNATIONAL, None),
-        Some(Ok(rules)) => (rules, None),
-        Some(Err(e)) => (Rules::INTERNATIONAL, Some(rules_error_fr(&e))),
-    };
+    match query.with_untracked(|q| read_form(mode, |name| q.get(name))) {
+        FormAnswer::Play(address) => {
+            crate::app::redirect_page(&address);
+            view! { <p><a href=address>"Commencer la partie"</a></p> }.into_any()
+        }
+        FormAnswer::Show { rules, error } => setup_page(mode, rules, error).into_any(),
+    }
+}
+
+/// The page around the form.
+fn setup_page(mode: SetupMode, rules: Rules, error: Option<String>) -> impl IntoView {
     if let Some(why) = &error {
         crate::app::set_page_status(&AppError::BadRequest(why.clone()));
     }
@@ -58,123 +146,104 @@ pub fn SetupPage() -> impl IntoView {
         <section class="text-page setup">
             <h1>{heading}</h1>
             {error.map(|e| view! { <p class="error" role="alert" data-testid="erreur-reglages">{e}</p> })}
-            <SetupForm mode=mode rules=rules.to_string()/>
+            <SetupForm mode=mode rules=rules/>
         </section>
     }
 }
 
-/// The set-up form. Without JavaScript it still sends a variant (the radio
-/// buttons carry the `regles` name); with it, any change to a rule writes
-/// the whole rule set into one hidden `regles` field instead.
-#[island]
-pub fn SetupForm(mode: SetupMode, rules: String) -> impl IntoView {
-    let rules = RwSignal::new(Rules::parse(&rules).unwrap_or(Rules::INTERNATIONAL));
-    let level = RwSignal::new(Level::Intermediaire);
-    let color = RwSignal::new(Color::White);
-    let custom = Memo::new(move |_| rules.with(|r| r.preset().is_none()));
-    let problem = Memo::new(move |_| rules.with(|r| r.check().err().map(|e| rules_error_fr(&e))));
-    let spec = Memo::new(move |_| rules.with(|r| r.to_string()));
-    let note = move || match mode {
-        SetupMode::Computer => ranking_note(&GameSetup::new(rules.get(), level.get(), color.get())),
+/// The set-up form, filled with `rules`.
+#[component]
+pub fn SetupForm(mode: SetupMode, rules: Rules) -> impl IntoView {
+    let shown_variant = rules.preset();
+    let note = match mode {
+        SetupMode::Computer => {
+            "Une victoire avec les blancs, dans une des variantes internationale, anglaise ou russe, compte pour le \
+             classement de son niveau ; les autres parties ne sont pas classées."
+        }
         SetupMode::TwoPlayers => "Les parties à deux ne sont pas classées.",
     };
-    let update = move |change: fn(&mut Rules, String), value: String| rules.update(|r| change(r, value));
+    let start_button =
+        || view! { <button type="submit" name="action" value="jouer" class="primary">"Commencer la partie"</button> };
     view! {
-        <form class="setup-form" method="get" action=mode.action()>
+        <form class="setup-form" method="get" action="/nouvelle-partie">
+            <input type="hidden" name="mode" value=mode.name()/>
+            <input type="hidden" name="affiche" value=rules.to_string()/>
             <fieldset>
                 <legend>"Variante"</legend>
                 {Preset::ALL.into_iter().map(|preset| view! {
                     <label class="choice">
-                        <input
-                            type="radio"
-                            name=move || (!custom.get()).then_some("regles")
-                            value=preset.name()
-                            prop:checked=move || rules.get() == preset.rules()
-                            on:change=move |_| rules.set(preset.rules())
-                        />
+                        <input type="radio" name="variante" value=preset.name()
+                            checked=shown_variant == Some(preset) || (shown_variant.is_none() && rules.closest_preset() == preset)/>
                         <span>{preset_name(preset)}</span>
                         <small>{variant_line(preset)}</small>
                     </label>
                 }).collect_view()}
-                <p class="chosen" data-testid="variante-choisie">{move || rules.with(variant_name)}</p>
+                {shown_variant.is_none().then(|| view! {
+                    <p class="chosen" data-testid="variante-choisie">"Règles personnalisées, à partir de la variante cochée."</p>
+                })}
             </fieldset>
-            <input type="hidden" name=move || custom.get().then_some("regles") prop:value=move || spec.get()/>
-            <details class="custom-rules" open=move || custom.get()>
-                <summary>"Personnaliser les règles"</summary>
-                <RuleField label="Damier" help="8 × 8 (32 cases), 10 × 10 (50 cases) ou 12 × 12 (72 cases).">
-                    <select id="regle-size" on:change=move |ev| update(|r, v| {
-                        r.size = v.parse().unwrap_or(r.size);
-                        r.rows = r.size / 2 - 1;
-                    }, event_target_value(&ev))>
-                        {[8u8, 10, 12].map(|n| view! {
-                            <option value=n.to_string() selected=move || rules.with(|r| r.size == n)>{format!("{n} × {n}")}</option>
-                        }).into_iter().collect_view()}
-                    </select>
-                </RuleField>
-                <RuleField label="Rangées de pions" help="Combien de rangées chaque camp remplit au départ.">
-                    <input id="regle-rows" type="number" min="1" max="5"
-                        prop:value=move || rules.with(|r| r.rows.to_string())
-                        on:change=move |ev| update(|r, v| r.rows = v.parse().unwrap_or(r.rows), event_target_value(&ev))/>
-                </RuleField>
-                <RuleField label="Trait au départ" help="Le camp qui joue le premier coup.">
-                    <select id="regle-first" on:change=move |ev| update(|r, v| {
-                        r.first = if v == "black" { Color::Black } else { Color::White };
-                    }, event_target_value(&ev))>
-                        <option value="white" selected=move || rules.with(|r| r.first == Color::White)>"Blancs"</option>
-                        <option value="black" selected=move || rules.with(|r| r.first == Color::Black)>"Noirs"</option>
-                    </select>
-                </RuleField>
-                <RuleFlag id="regle-mandatory" label="Prise obligatoire" help="Quand une prise est possible, il faut prendre (une rafle commencée se joue jusqu'au bout dans tous les cas)."
-                    value=Signal::derive(move || rules.with(|r| r.mandatory)) set=move |on| rules.update(|r| r.mandatory = on)/>
-                <RuleFlag id="regle-majority" label="Prise majoritaire" help="Parmi les prises, il faut choisir celle qui prend le plus de pièces."
-                    value=Signal::derive(move || rules.with(|r| r.majority)) set=move |on| rules.update(|r| r.majority = on)/>
-                <RuleFlag id="regle-men-back" label="Les pions prennent en arrière" help="Un pion peut prendre vers son propre camp (il n'avance toujours que vers l'avant)."
-                    value=Signal::derive(move || rules.with(|r| r.men_back)) set=move |on| rules.update(|r| r.men_back = on)/>
-                <RuleFlag id="regle-flying" label="Dames volantes" help="Une dame va aussi loin qu'elle veut en diagonale et prend à distance ; sinon elle avance d'une case."
-                    value=Signal::derive(move || rules.with(|r| r.flying)) set=move |on| rules.update(|r| r.flying = on)/>
-                <RuleField label="Pion arrivé au bout pendant une rafle" help="Ce que devient un pion qui touche la dernière rangée au milieu d'une prise.">
-                    <select id="regle-promotion" on:change=move |ev| update(|r, v| {
-                        r.promotion = Promotion::ALL.into_iter().find(|p| p.name() == v).unwrap_or(r.promotion);
-                    }, event_target_value(&ev))>
-                        {Promotion::ALL.into_iter().map(|p| view! {
-                            <option value=p.name() selected=move || rules.with(|r| r.promotion == p)>{promotion_text(p)}</option>
-                        }).collect_view()}
-                    </select>
-                </RuleField>
-                <RuleField label="Nulle sans progrès (coups de chaque côté)" help="Partie nulle après tant de coups de chaque côté sans prise ni mouvement de pion (0 : jamais).">
-                    <input id="regle-draw-moves" type="number" min="0" max=MAX_DRAW_MOVES.to_string()
-                        prop:value=move || rules.with(|r| r.draw_moves.to_string())
-                        on:change=move |ev| update(|r, v| r.draw_moves = v.parse().unwrap_or(r.draw_moves), event_target_value(&ev))/>
-                </RuleField>
-                <RuleFlag id="regle-repetition" label="Nulle par répétition" help="La même position, avec le même camp au trait, revenue trois fois : partie nulle."
-                    value=Signal::derive(move || rules.with(|r| r.repetition)) set=move |on| rules.update(|r| r.repetition = on)/>
-            </details>
             {(mode == SetupMode::Computer).then(|| view! {
                 <fieldset>
                     <legend>"L'ordinateur"</legend>
                     <label class="field">
                         "Niveau "
-                        <select name="niveau" on:change=move |ev| {
-                            if let Ok(l) = event_target_value(&ev).parse::<Level>() {
-                                level.set(l);
-                            }
-                        }>
+                        <select name="niveau">
                             {Level::ALL.into_iter().map(|l| view! {
-                                <option value=l.name() selected=move || level.get() == l>{l.label()}</option>
+                                <option value=l.name() selected=l == Level::default()>{l.label()}</option>
                             }).collect_view()}
                         </select>
                     </label>
                     <div class="field" role="radiogroup" aria-label="Votre couleur">
-                        <label class="choice"><input type="radio" name="couleur" value="blancs"
-                            prop:checked=move || color.get() == Color::White on:change=move |_| color.set(Color::White)/>"Je joue les blancs"</label>
-                        <label class="choice"><input type="radio" name="couleur" value="noirs"
-                            prop:checked=move || color.get() == Color::Black on:change=move |_| color.set(Color::Black)/>"Je joue les noirs"</label>
+                        <label class="choice"><input type="radio" name="couleur" value="blancs" checked=true/>"Je joue les blancs"</label>
+                        <label class="choice"><input type="radio" name="couleur" value="noirs"/>"Je joue les noirs"</label>
                     </div>
                 </fieldset>
             })}
             <p class="hint" data-testid="classement-note">{note}</p>
-            {move || problem.get().map(|p| view! { <p class="error" role="alert">{p}</p> })}
-            <button type="submit" class="primary" disabled=move || problem.get().is_some()>"Commencer la partie"</button>
+            {start_button()}
+            <details class="custom-rules" open=shown_variant.is_none()>
+                <summary>"Personnaliser les règles"</summary>
+                <p class="hint">
+                    "Ces règles sont celles de la variante affichée. Pour partir d'une autre variante, cochez-la puis : "
+                    <button type="submit" name="action" value="variante">"Partir de la variante cochée"</button>
+                </p>
+                <RuleField label="Damier" help="8 × 8 (32 cases), 10 × 10 (50 cases) ou 12 × 12 (72 cases).">
+                    <select name="taille" id="regle-size">
+                        {[8u8, 10, 12].map(|n| view! { <option value=n.to_string() selected=rules.size == n>{format!("{n} × {n}")}</option> })
+                            .into_iter().collect_view()}
+                    </select>
+                </RuleField>
+                <RuleField label="Rangées de pions" help="Combien de rangées chaque camp remplit au départ (sur 8 × 8 : 1 à 3 ; 10 × 10 : 1 à 4 ; 12 × 12 : 1 à 5).">
+                    <input name="rangees" id="regle-rows" type="number" min="1" max="5" value=rules.rows.to_string()/>
+                </RuleField>
+                <RuleField label="Trait au départ" help="Le camp qui joue le premier coup.">
+                    <select name="trait" id="regle-first">
+                        <option value="blancs" selected=rules.first == Color::White>"Blancs"</option>
+                        <option value="noirs" selected=rules.first == Color::Black>"Noirs"</option>
+                    </select>
+                </RuleField>
+                <RuleFlag name="obligatoire" label="Prise obligatoire" on=rules.mandatory
+                    help="Quand une prise est possible, il faut prendre (une rafle commencée se joue jusqu'au bout dans tous les cas)."/>
+                <RuleFlag name="majoritaire" label="Prise majoritaire" on=rules.majority
+                    help="Parmi les prises, il faut choisir celle qui prend le plus de pièces."/>
+                <RuleFlag name="arriere" label="Les pions prennent en arrière" on=rules.men_back
+                    help="Un pion peut prendre vers son propre camp (il n'avance toujours que vers l'avant)."/>
+                <RuleFlag name="volantes" label="Dames volantes" on=rules.flying
+                    help="Une dame va aussi loin qu'elle veut en diagonale et prend à distance ; sinon elle avance d'une case."/>
+                <RuleField label="Pion arrivé au bout pendant une rafle" help="Ce que devient un pion qui touche la dernière rangée au milieu d'une prise.">
+                    <select name="promotion" id="regle-promotion">
+                        {Promotion::ALL.into_iter().map(|p| view! {
+                            <option value=p.name() selected=rules.promotion == p>{promotion_text(p)}</option>
+                        }).collect_view()}
+                    </select>
+                </RuleField>
+                <RuleField label="Nulle sans progrès (coups de chaque côté)" help="Partie nulle après tant de coups de chaque côté sans prise ni mouvement de pion (0 : jamais).">
+                    <input name="nulle" id="regle-draw-moves" type="number" min="0" max=MAX_DRAW_MOVES.to_string() value=rules.draw_moves.to_string()/>
+                </RuleField>
+                <RuleFlag name="repetition" label="Nulle par répétition" on=rules.repetition
+                    help="La même position, avec le même camp au trait, revenue trois fois : partie nulle."/>
+                {start_button()}
+            </details>
         </form>
     }
 }
@@ -205,20 +274,108 @@ fn RuleField(label: &'static str, help: &'static str, children: Children) -> imp
 
 /// A rule that is on or off.
 #[component]
-fn RuleFlag(
-    id: &'static str,
-    label: &'static str,
-    help: &'static str,
-    value: Signal<bool>,
-    set: impl Fn(bool) + Copy + Send + Sync + 'static,
-) -> impl IntoView {
+fn RuleFlag(name: &'static str, label: &'static str, help: &'static str, on: bool) -> impl IntoView {
     view! {
         <div class="rule">
             <label>
-                <input id=id type="checkbox" prop:checked=move || value.get() on:change=move |ev| set(event_target_checked(&ev))/>
+                <input id=format!("regle-{name}") name=name value="1" type="checkbox" checked=on/>
                 <span class="rule-name">{label}</span>
             </label>
             <small>{help}</small>
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(mode: SetupMode, pairs: &[(&str, &str)]) -> FormAnswer {
+        read_form(mode, |name| pairs.iter().find(|(k, _)| *k == name).map(|(_, v)| v.to_string()))
+    }
+
+    /// The fields as the form shows them for `rules`, ticked boxes only.
+    fn fields(rules: &Rules) -> Vec<(&'static str, String)> {
+        let mut out = vec![
+            ("affiche", rules.to_string()),
+            ("variante", rules.closest_preset().name().to_string()),
+            ("taille", rules.size.to_string()),
+            ("rangees", rules.rows.to_string()),
+            ("trait", if rules.first == Color::White { "blancs" } else { "noirs" }.to_string()),
+            ("promotion", rules.promotion.name().to_string()),
+            ("nulle", rules.draw_moves.to_string()),
+        ];
+        for (name, on) in [
+            ("obligatoire", rules.mandatory),
+            ("majoritaire", rules.majority),
+            ("arriere", rules.men_back),
+            ("volantes", rules.flying),
+            ("repetition", rules.repetition),
+        ] {
+            if on {
+                out.push((name, "1".to_string()));
+            }
+        }
+        out
+    }
+
+    fn submit(
+        mode: SetupMode,
+        fields: &[(&'static str, String)],
+        extra: &[(&'static str, &'static str)],
+    ) -> FormAnswer {
+        // The first value of a name counts: `extra` overrides the fields.
+        let mut pairs: Vec<(&str, &str)> = extra.to_vec();
+        pairs.extend(fields.iter().map(|(k, v)| (*k, v.as_str())));
+        read(mode, &pairs)
+    }
+
+    #[test]
+    fn each_variant_is_played_as_it_is_and_its_fields_round_trip() {
+        for preset in Preset::ALL {
+            let answer = submit(SetupMode::TwoPlayers, &fields(&preset.rules()), &[("action", "jouer")]);
+            assert_eq!(answer, FormAnswer::Play(format!("/deux-joueurs?regles={}", preset.name())), "{preset:?}");
+        }
+    }
+
+    #[test]
+    fn a_variant_picked_after_the_fields_were_filled_is_taken_whole() {
+        // The fields show international rules; the player ticks "russes"
+        // and starts: Russian rules, not the fields' 10×10.
+        let mut shown = fields(&Rules::INTERNATIONAL);
+        shown.retain(|(k, _)| *k != "variante");
+        shown.push(("variante", "russian".into()));
+        let answer =
+            submit(SetupMode::Computer, &shown, &[("action", "jouer"), ("couleur", "noirs"), ("niveau", "fort")]);
+        assert_eq!(answer, FormAnswer::Play("/partie-libre?regles=russian&niveau=fort&couleur=noirs".into()));
+        let answer = submit(SetupMode::Computer, &shown, &[("action", "variante")]);
+        assert_eq!(answer, FormAnswer::Show { rules: Rules::RUSSIAN, error: None });
+    }
+
+    #[test]
+    fn custom_fields_make_custom_rules_and_bad_ones_say_why_in_french() {
+        let mut custom = fields(&Rules::RUSSIAN);
+        custom.retain(|(k, _)| *k != "volantes");
+        let answer = submit(SetupMode::Computer, &custom, &[("action", "jouer")]);
+        assert_eq!(
+            answer,
+            FormAnswer::Play("/partie-libre?regles=russian%2Cflying%3D0&niveau=intermediaire&couleur=blancs".into())
+        );
+        let mut too_many_rows = fields(&Rules::ENGLISH);
+        too_many_rows.retain(|(k, _)| *k != "rangees");
+        too_many_rows.push(("rangees", "4".into()));
+        match submit(SetupMode::TwoPlayers, &too_many_rows, &[("action", "jouer")]) {
+            FormAnswer::Show { error: Some(e), rules } => {
+                assert!(e.contains("rangées"), "{e}");
+                assert_eq!(rules, Rules::ENGLISH, "the form comes back as it was");
+            }
+            other => panic!("{other:?}"),
+        }
+        let bad_address = read(SetupMode::Computer, &[("regles", "polish")]);
+        assert!(matches!(bad_address, FormAnswer::Show { error: Some(e), .. } if e.contains("Variante inconnue")));
+        assert_eq!(
+            read(SetupMode::Computer, &[("regles", "english")]),
+            FormAnswer::Show { rules: Rules::ENGLISH, error: None }
+        );
     }
 }
