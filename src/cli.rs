@@ -21,11 +21,13 @@ pub const USAGE: &str = "usage: dames [serve]
        dames perft <FEN|start> <depth> [--divide] [--rules SPEC]
        dames moves <FEN|start> [--rules SPEC]
        dames replay <file.pdn>... [--rules SPEC]
-       dames bestmove <FEN|start> [--level debutant|intermediaire|fort | --depth D | --nodes N] [--seed S] [--rules SPEC]
+       dames bestmove <FEN|start> [--level LEVEL | --depth D | --nodes N] [--seed S] [--rules SPEC]
        dames hub
        dames selfplay --white LEVEL --black LEVEL --games N [--seed S] [--rules SPEC]
        dames bench <file.pdn>... [--positions N]
        dames bench-server
+LEVEL: debutant, intermediaire, fort, or a step of the electronic board's
+      ladder, 1 (a beginner's opponent) to 8 (the strongest)
 SPEC: a rule set, international (the default), english, russian or brazilian,
       then optional overrides: size=8|10|12, rows=N, first=white|black,
       men_back=0|1, flying=0|1, mandatory=0|1, majority=0|1,
@@ -510,6 +512,18 @@ mod tests {
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let code = run(&args, &mut out, &mut err);
         (code, String::from_utf8(out).unwrap(), String::from_utf8(err).unwrap())
+    }
+
+    #[test]
+    fn bestmove_takes_the_ladders_steps() {
+        for step in ["1", "4"] {
+            let (code, out, err) = call(&["bestmove", "W:W28,40:B22,13", "--level", step]);
+            assert_eq!(code, Some(0), "{err}");
+            assert!(out.starts_with("bestmove 28x17"), "the capture at step {step}: {out}");
+        }
+        let (code, _, err) = call(&["bestmove", "start", "--level", "9"]);
+        assert_eq!(code, Some(2));
+        assert!(err.contains("1 to 8"), "{err}");
     }
 
     #[test]

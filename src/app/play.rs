@@ -163,6 +163,9 @@ pub fn outcome_text(outcome: Outcome, seat: Seat, rules: &Rules) -> String {
         }
         (Outcome::Draw(DrawReason::Repetition), _) => "Partie nulle : la même position est revenue trois fois.".into(),
         (Outcome::Draw(DrawReason::Agreement), _) => "Partie nulle d'un commun accord.".into(),
+        (Outcome::Draw(DrawReason::EndgameLimit), _) => {
+            "Partie nulle : une dame seule contre trois dames au plus, sans gain en 10 coups de chaque côté.".into()
+        }
     }
 }
 

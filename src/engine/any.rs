@@ -262,6 +262,25 @@ impl AnyGame {
         }
     }
 
+    /// A game from `start` that also follows the electronic boards'
+    /// endgame rule (see [`Game::with_endgame_limit`]).
+    pub fn with_endgame_limit(start: AnyPosition, moves: u32) -> AnyGame {
+        match start {
+            AnyPosition::Eight(p) => AnyGame::Eight(Game::with_endgame_limit(p, moves)),
+            AnyPosition::Ten(p) => AnyGame::Ten(Game::with_endgame_limit(p, moves)),
+            AnyPosition::Twelve(p) => AnyGame::Twelve(Game::with_endgame_limit(p, moves)),
+        }
+    }
+
+    /// Plays on after the endgame rule declared a draw.
+    pub fn play_on(&mut self) -> Result<(), AnyGameError> {
+        on_game!(self, |g| Ok(g.play_on()?))
+    }
+
+    pub fn has_played_on(&self) -> bool {
+        on_game!(self, |g| g.has_played_on())
+    }
+
     pub fn start(&self) -> AnyPosition {
         match self {
             AnyGame::Eight(g) => AnyPosition::Eight(*g.start()),

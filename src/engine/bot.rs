@@ -35,26 +35,84 @@ pub enum Level {
     #[default]
     Intermediaire,
     Fort,
+    /// A step of the electronic board's ladder.
+    Ladder(Step),
+}
+
+/// A step of the electronic board's ladder, from 1 (a beginner's opponent)
+/// to 8 (the strongest the engine plays in a few seconds). Only these eight
+/// exist: a number read from a request is checked ([`Step::new`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, PartialOrd, Ord)]
+#[serde(try_from = "u8", into = "u8")]
+pub struct Step(u8);
+
+impl Step {
+    pub const ALL: [Step; 8] = [Step(1), Step(2), Step(3), Step(4), Step(5), Step(6), Step(7), Step(8)];
+
+    /// Step `n`, if it is one of the eight.
+    pub const fn new(n: u8) -> Option<Step> {
+        if n >= 1 && n <= 8 {
+            Some(Step(n))
+        } else {
+            None
+        }
+    }
+
+    pub const fn get(self) -> u8 {
+        self.0
+    }
+}
+
+impl TryFrom<u8> for Step {
+    type Error = UnknownLevel;
+    fn try_from(n: u8) -> Result<Step, UnknownLevel> {
+        Step::new(n).ok_or_else(|| UnknownLevel(n.to_string()))
+    }
+}
+
+impl From<Step> for u8 {
+    fn from(step: Step) -> u8 {
+        step.0
+    }
 }
 
 impl Level {
+    /// The named levels (the electronic board's ladder aside).
     pub const ALL: [Level; 3] = [Level::Debutant, Level::Intermediaire, Level::Fort];
 
-    /// The name used in URLs, the database and the command line.
+    /// The electronic board's ladder, 1 to 8.
+    pub const LADDER: [Level; 8] = [
+        Level::Ladder(Step(1)),
+        Level::Ladder(Step(2)),
+        Level::Ladder(Step(3)),
+        Level::Ladder(Step(4)),
+        Level::Ladder(Step(5)),
+        Level::Ladder(Step(6)),
+        Level::Ladder(Step(7)),
+        Level::Ladder(Step(8)),
+    ];
+
+    /// The name used in URLs, the database and the command line (`1` to
+    /// `8` for the ladder).
     pub const fn name(self) -> &'static str {
+        const STEPS: [&str; 8] = ["1", "2", "3", "4", "5", "6", "7", "8"];
         match self {
             Level::Debutant => "debutant",
             Level::Intermediaire => "intermediaire",
             Level::Fort => "fort",
+            Level::Ladder(step) => STEPS[step.0 as usize - 1],
         }
     }
 
     /// The name shown to players.
     pub const fn label(self) -> &'static str {
+        const STEPS: [&str; 8] =
+            ["Niveau 1", "Niveau 2", "Niveau 3", "Niveau 4", "Niveau 5", "Niveau 6", "Niveau 7", "Niveau 8"];
         match self {
             Level::Debutant => "Débutant",
             Level::Intermediaire => "Intermédiaire",
             Level::Fort => "Fort",
+            Level::Ladder(step) => STEPS[step.0 as usize - 1],
         }
     }
 
@@ -74,7 +132,27 @@ impl Level {
             // Eight million nodes: about two thirds of a second on one core
             // of the machines measured in the README.
             Level::Fort => Limits { depth: 64, nodes: 8_000_000, tie_margin: 0, table_bits: 20, threat_plies: 2 },
+            Level::Ladder(step) => ladder_limits(step),
         }
+    }
+}
+
+/// The electronic board's ladder: each step searches deeper or longer than
+/// the one below (the README gives each step's score against the one below
+/// over 20 selfplay games). Step 2 plays as `debutant`, step 4 as
+/// `intermediaire`; step 8 searches twice `fort`'s nodes, about 1.5 s.
+const fn ladder_limits(step: Step) -> Limits {
+    match step.0 {
+        // One ply and a wide margin: it sees what it takes, not what it
+        // gives away.
+        1 => Limits { depth: 1, nodes: 1_000, tie_margin: 80, table_bits: 8, threat_plies: 0 },
+        2 => Level::Debutant.limits(),
+        3 => Limits { depth: 3, nodes: 10_000, tie_margin: 15, table_bits: 11, threat_plies: 1 },
+        4 => Level::Intermediaire.limits(),
+        5 => Limits { depth: 6, nodes: 150_000, tie_margin: 0, table_bits: 16, threat_plies: 2 },
+        6 => Limits { depth: 64, nodes: 600_000, tie_margin: 0, table_bits: 18, threat_plies: 2 },
+        7 => Limits { depth: 64, nodes: 2_500_000, tie_margin: 0, table_bits: 20, threat_plies: 2 },
+        _ => Limits { depth: 64, nodes: 16_000_000, tie_margin: 0, table_bits: 20, threat_plies: 2 },
     }
 }
 
@@ -90,7 +168,7 @@ pub struct UnknownLevel(pub String);
 
 impl fmt::Display for UnknownLevel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown level {:?} (debutant, intermediaire or fort)", self.0)
+        write!(f, "unknown level {:?} (debutant, intermediaire, fort, or 1 to 8)", self.0)
     }
 }
 
@@ -99,7 +177,11 @@ impl std::error::Error for UnknownLevel {}
 impl FromStr for Level {
     type Err = UnknownLevel;
     fn from_str(s: &str) -> Result<Level, UnknownLevel> {
-        Level::ALL.into_iter().find(|l| l.name() == s).ok_or_else(|| UnknownLevel(s.to_string()))
+        Level::ALL
+            .into_iter()
+            .chain(Level::LADDER)
+            .find(|l| l.name() == s)
+            .ok_or_else(|| UnknownLevel(s.to_string()))
     }
 }
 
@@ -263,10 +345,36 @@ mod tests {
 
     #[test]
     fn levels_parse_by_name() {
-        for level in Level::ALL {
+        for level in Level::ALL.into_iter().chain(Level::LADDER) {
             assert_eq!(level.name().parse::<Level>(), Ok(level));
         }
-        assert!("expert".parse::<Level>().is_err());
+        for bad in ["expert", "0", "9", "08", ""] {
+            assert!(bad.parse::<Level>().is_err(), "{bad:?}");
+        }
+        assert_eq!("3".parse::<Level>().map(Level::label), Ok("Niveau 3"));
+    }
+
+    #[test]
+    fn the_ladder_climbs_and_its_top_is_no_weaker_than_fort() {
+        let limits: Vec<Limits> = Level::LADDER.iter().map(|l| l.limits()).collect();
+        for pair in limits.windows(2) {
+            assert!(pair[1].nodes > pair[0].nodes && pair[1].depth >= pair[0].depth, "{pair:?}");
+            assert!(pair[1].tie_margin <= pair[0].tie_margin);
+        }
+        assert_eq!(Level::LADDER[1].limits(), Level::Debutant.limits());
+        assert_eq!(Level::LADDER[3].limits(), Level::Intermediaire.limits());
+        let (top, fort) = (Level::LADDER[7].limits(), Level::Fort.limits());
+        assert!(top.nodes >= fort.nodes && top.depth >= fort.depth && top.tie_margin <= fort.tie_margin);
+    }
+
+    #[test]
+    fn a_step_from_a_request_is_checked() {
+        let level: Level = serde_json::from_str(r#"{"Ladder":8}"#).unwrap();
+        assert_eq!(level, Level::LADDER[7]);
+        assert_eq!(serde_json::to_string(&Level::LADDER[2]).unwrap(), r#"{"Ladder":3}"#);
+        assert!(serde_json::from_str::<Level>(r#"{"Ladder":9}"#).is_err());
+        assert!(serde_json::from_str::<Level>(r#"{"Ladder":0}"#).is_err());
+        assert_eq!(Step::new(5).map(Step::get), Some(5));
     }
 
     /// The seeds written down: a change to the hash would silently give

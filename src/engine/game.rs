@@ -31,6 +31,11 @@ pub enum DrawReason {
     Repetition,
     /// Both players agreed to a draw (one offered, the other accepted).
     Agreement,
+    /// The electronic boards' rule (when a game asks for it, see
+    /// [`Game::with_endgame_limit`]): one side has a single king, the other
+    /// at most three pieces, all kings, and the stronger side has not won
+    /// within the limit's moves of each side.
+    EndgameLimit,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -83,6 +88,14 @@ pub struct Game<G: Geometry = Ten> {
     /// come back after that), the current one last: the repetition rule
     /// compares them, and their count is the no-progress count.
     since_progress: Vec<Position<G>>,
+    /// The electronic boards' endgame rule: its count of moves of each
+    /// side, or `None` when the game does not follow it.
+    endgame_limit: Option<u32>,
+    /// Plies played since that endgame was reached.
+    endgame_plies: u32,
+    /// The players chose to play on after that rule declared a draw: it
+    /// no longer applies.
+    played_on: bool,
     outcome: Option<Outcome>,
 }
 
@@ -114,10 +127,49 @@ impl<G: Geometry> Game<G> {
             moves_by_white: 0,
             moves_by_black: 0,
             since_progress: vec![start],
+            endgame_limit: None,
+            endgame_plies: 0,
+            played_on: false,
             outcome: None,
         };
         game.outcome = game.judge();
         game
+    }
+
+    /// A game from `start` that also follows the electronic boards'
+    /// endgame rule: one king against at most three kings is drawn when the
+    /// stronger side has not won within `moves` moves of each side (the
+    /// players may then play on, see [`Game::play_on`]).
+    pub fn with_endgame_limit(start: Position<G>, moves: u32) -> Game<G> {
+        let mut game = Game::new(start);
+        game.endgame_limit = Some(moves);
+        game.endgame_plies = 0;
+        game.outcome = game.judge();
+        game
+    }
+
+    /// Plies played in the one-king endgame so far (0 outside it).
+    pub fn endgame_plies(&self) -> u32 {
+        self.endgame_plies
+    }
+
+    /// After the endgame rule declared a draw, the players play on: the
+    /// rule no longer applies to this game. Refused for any other outcome.
+    pub fn play_on(&mut self) -> Result<(), GameError<G>> {
+        match self.outcome {
+            Some(Outcome::Draw(DrawReason::EndgameLimit)) => {
+                self.played_on = true;
+                self.outcome = self.judge();
+                Ok(())
+            }
+            Some(outcome) => Err(GameError::Finished(outcome)),
+            None => Ok(()),
+        }
+    }
+
+    /// Whether the players chose to play on after the endgame rule.
+    pub fn has_played_on(&self) -> bool {
+        self.played_on
     }
 
     pub fn start(&self) -> &Position<G> {
@@ -189,6 +241,7 @@ impl<G: Geometry> Game<G> {
         self.moves.push(*mv);
         self.position = next;
         self.since_progress.push(next);
+        self.endgame_plies = if is_one_king_endgame(&next) { self.endgame_plies + 1 } else { 0 };
         self.outcome = self.judge();
         Ok(())
     }
@@ -254,8 +307,22 @@ impl<G: Geometry> Game<G> {
         if rules.repetition && self.since_progress.iter().filter(|p| **p == *pos).count() >= 3 {
             return Some(Outcome::Draw(DrawReason::Repetition));
         }
+        if let Some(moves) = self.endgame_limit.filter(|_| !self.played_on) {
+            if self.endgame_plies >= 2 * moves {
+                return Some(Outcome::Draw(DrawReason::EndgameLimit));
+            }
+        }
         None
     }
+}
+
+/// One side has a single king, the other at most three pieces, all kings.
+fn is_one_king_endgame<G: Geometry>(pos: &Position<G>) -> bool {
+    let kings = pos.kings();
+    let (white, black) = (pos.pieces(Color::White), pos.pieces(Color::Black));
+    let only_kings = (white | black) & !kings == super::Bitboard::EMPTY;
+    let (few, many) = if white.count() <= black.count() { (white, black) } else { (black, white) };
+    only_kings && few.count() == 1 && (1..=3).contains(&many.count())
 }
 
 impl Default for Game<Ten> {
@@ -417,5 +484,41 @@ mod tests {
         let positions = game.positions();
         assert_eq!(positions.len(), 3);
         assert_eq!(positions[2], *game.position());
+    }
+
+    #[test]
+    fn the_electronic_boards_endgame_rule_draws_then_lets_the_players_play_on() {
+        let rules = Rules { repetition: false, ..Rules::INTERNATIONAL };
+        let start = Position::<Ten>::from_fen_with("W:WK47:BK4", rules).unwrap();
+        let shuffle = ["47-42", "4-10", "42-47", "10-4"];
+        let mut plain = Game::new(start);
+        let mut electronic = Game::with_endgame_limit(start, 10);
+        for ply in 0..20 {
+            assert_eq!(electronic.outcome(), None, "ply {ply}");
+            plain.play_text(shuffle[ply % 4]).unwrap();
+            electronic.play_text(shuffle[ply % 4]).unwrap();
+        }
+        assert_eq!(electronic.endgame_plies(), 20);
+        assert_eq!(electronic.outcome(), Some(Outcome::Draw(DrawReason::EndgameLimit)), "10 moves of each side");
+        assert_eq!(plain.outcome(), None, "a game without the rule goes on");
+        electronic.play_on().unwrap();
+        assert!(electronic.has_played_on());
+        assert_eq!(electronic.outcome(), None);
+        for ply in 20..50 {
+            electronic.play_text(shuffle[ply % 4]).unwrap();
+        }
+        assert_eq!(electronic.outcome(), Some(Outcome::Draw(DrawReason::KingMoves)), "the usual rules still apply");
+        assert!(electronic.play_on().is_err(), "only the endgame rule's draw can be played on");
+    }
+
+    #[test]
+    fn the_endgame_rule_needs_one_king_against_at_most_three_kings() {
+        let rules = Rules::INTERNATIONAL;
+        let fen = |f: &str| Position::<Ten>::from_fen_with(f, rules).unwrap();
+        assert!(is_one_king_endgame(&fen("W:WK47,K48,K49:BK4")));
+        assert!(is_one_king_endgame(&fen("B:WK47:BK4,K3")));
+        assert!(!is_one_king_endgame(&fen("W:WK47,K48,K49,K50:BK4")), "four kings");
+        assert!(!is_one_king_endgame(&fen("W:WK47,48:BK4")), "a man");
+        assert!(!is_one_king_endgame(&fen("W:WK47,K48:BK4,K3")), "two kings each");
     }
 }
