@@ -16,6 +16,7 @@ pub fn game_title(kind: GameKind, day: &str, level: Level, rules: &Rules) -> Str
         (GameKind::Free, Some(Preset::International)) => format!("Partie libre, niveau {}", level.label()),
         (GameKind::Free, _) => format!("{}, niveau {}", variant_name(rules), level.label()),
         (GameKind::TwoPlayers, _) => format!("1 contre 1 — {}", variant_name(rules)),
+        (GameKind::Electronic, _) => format!("Dames électroniques — {}", level.label()),
     }
 }
 

@@ -84,6 +84,16 @@ impl AnyPosition {
         on_board!(self, |p| parse_move(p, text).map(|m| m.long_form().to_string()))
     }
 
+    /// The move the computer at `level` judges best here, from this
+    /// position alone (no game history, seed 0): what `dames bestmove
+    /// <FEN> --level L` prints, and the electronic board's hint.
+    pub fn best_move(&self, level: Level) -> Option<MoveChoice> {
+        on_board!(self, |p| {
+            let result = bot::search(p, Default::default(), &level.limits())?;
+            Some(MoveChoice::new(p, &bot::choose(&result, 0, 0)))
+        })
+    }
+
     /// The pieces a capture jumps when it lands on `steps` one after the
     /// other from `from`: shown as ghosts while a rafle is being entered.
     pub fn jumped(&self, from: u8, steps: &[u8]) -> Vec<u8> {
@@ -436,6 +446,14 @@ mod tests {
         assert_eq!(twelve.perft(1), 11);
         assert_eq!(AnyPosition::initial(Rules::INTERNATIONAL).unwrap().perft(2), 81);
         assert!(AnyPosition::from_fen("W:W33:B1", Rules::ENGLISH).is_err(), "no square 33 on 8×8");
+    }
+
+    #[test]
+    fn the_hint_is_the_computers_choice_at_that_level() {
+        let pos = AnyPosition::from_fen("W:W28,40:B22,13", Rules::INTERNATIONAL).unwrap();
+        assert_eq!(pos.best_move(Level::LADDER[0]).map(|m| m.text), Some("28x17".to_string()));
+        let start = AnyPosition::initial(Rules::ENGLISH).unwrap();
+        assert!(start.best_move(Level::LADDER[3]).is_some_and(|m| m.from <= 12), "Black opens English draughts");
     }
 
     #[test]

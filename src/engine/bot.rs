@@ -147,7 +147,7 @@ const fn ladder_limits(step: Step) -> Limits {
         // gives away.
         1 => Limits { depth: 1, nodes: 1_000, tie_margin: 80, table_bits: 8, threat_plies: 0 },
         2 => Level::Debutant.limits(),
-        3 => Limits { depth: 3, nodes: 10_000, tie_margin: 15, table_bits: 11, threat_plies: 1 },
+        3 => Limits { depth: 3, nodes: 8_000, tie_margin: 30, table_bits: 11, threat_plies: 1 },
         4 => Level::Intermediaire.limits(),
         5 => Limits { depth: 6, nodes: 150_000, tie_margin: 0, table_bits: 16, threat_plies: 2 },
         6 => Limits { depth: 64, nodes: 600_000, tie_margin: 0, table_bits: 18, threat_plies: 2 },
@@ -177,11 +177,7 @@ impl std::error::Error for UnknownLevel {}
 impl FromStr for Level {
     type Err = UnknownLevel;
     fn from_str(s: &str) -> Result<Level, UnknownLevel> {
-        Level::ALL
-            .into_iter()
-            .chain(Level::LADDER)
-            .find(|l| l.name() == s)
-            .ok_or_else(|| UnknownLevel(s.to_string()))
+        Level::ALL.into_iter().chain(Level::LADDER).find(|l| l.name() == s).ok_or_else(|| UnknownLevel(s.to_string()))
     }
 }
 

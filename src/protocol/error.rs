@@ -132,6 +132,33 @@ pub fn move_text_error_fr(e: &crate::engine::MoveTextError) -> String {
     }
 }
 
+/// Why a set-up position was refused, in French (the electronic board's
+/// editor shows it).
+pub fn fen_error_fr(e: &crate::engine::FenError) -> String {
+    use crate::engine::{Color, FenError::*, PositionError};
+    let side = |c: &Color| if *c == Color::White { "blancs" } else { "noirs" };
+    let clip = |t: &str| t.chars().take(30).collect::<String>();
+    match e {
+        Empty => "La position est vide.".into(),
+        BadTurn(_) | BadLayout(_) | BadSide(_) | BadItem(_) => {
+            "Position illisible (exemple : W:W31-50:B1-20, les blancs au trait).".into()
+        }
+        BadSquare(t) => format!("« {} » n'est pas une case du damier.", clip(t)),
+        SquareListedTwice(n) => format!("La case {n} est donnée deux fois."),
+        Position(PositionError::SquareTwice(n)) => format!("La case {n} porte une pièce blanche et une noire."),
+        Position(PositionError::KingOnEmptySquare(n)) => format!("La case {n} est marquée dame mais elle est vide."),
+        Position(PositionError::ManOnPromotionRow(n, c)) => format!(
+            "Un pion {} ne peut pas être sur la case {n} : c'est sa rangée de promotion, il y serait dame.",
+            if *c == Color::White { "blanc" } else { "noir" }
+        ),
+        Position(PositionError::TooManyPieces(c, n)) => {
+            format!("Les {} ont {n} pièces : c'est plus qu'au départ de la partie.", side(c))
+        }
+        Position(PositionError::NoSideToMove) => "Choisissez le camp qui a le trait.".into(),
+        Position(PositionError::WrongBoard { .. }) => "Cette position n'est pas sur le bon damier.".into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,6 +19,10 @@ pub enum GameKind {
     Free,
     /// Two people on one device, both sides played from the page.
     TwoPlayers,
+    /// The electronic board: international rules, a step of the ladder,
+    /// take-backs, hints, switching sides, set-up positions, and the
+    /// one-king endgame rule. Never scored.
+    Electronic,
 }
 
 impl GameKind {
@@ -27,6 +31,7 @@ impl GameKind {
             GameKind::Daily => "daily",
             GameKind::Free => "free",
             GameKind::TwoPlayers => "two_players",
+            GameKind::Electronic => "electronic",
         }
     }
 
@@ -35,6 +40,7 @@ impl GameKind {
             "daily" => Some(GameKind::Daily),
             "free" => Some(GameKind::Free),
             "two_players" => Some(GameKind::TwoPlayers),
+            "electronic" => Some(GameKind::Electronic),
             _ => None,
         }
     }
@@ -75,20 +81,32 @@ impl GameSetup {
             GameKind::Free | GameKind::TwoPlayers => {
                 GameSetup::new(Rules::INTERNATIONAL, Level::Intermediaire, Color::White)
             }
+            // A beginner's step: the player climbs from there.
+            GameKind::Electronic => GameSetup::new(Rules::INTERNATIONAL, Level::LADDER[1], Color::White),
         }
     }
 
     /// The set-up a game of `kind` is actually played with: a daily
-    /// challenge never changes rules, level or colour, and a two-player
-    /// game has no computer to give a level or a side to. The rules are
-    /// checked here (a forged text is refused) and written back in their
-    /// canonical form.
+    /// challenge never changes rules, level or colour, a two-player game
+    /// has no computer to give a level or a side to, and the electronic
+    /// board plays international draughts at a step of its ladder. The
+    /// rules are checked here (a forged text is refused) and written back
+    /// in their canonical form.
     pub fn for_kind(&self, kind: GameKind) -> Result<GameSetup, SetupError> {
         let rules = Rules::parse(&self.rules).map_err(|e| SetupError(rules_error_fr(&e)))?;
         Ok(match kind {
             GameKind::Daily => GameSetup::daily(),
+            GameKind::Free if matches!(self.level, Level::Ladder(_)) => {
+                return Err(SetupError("Les niveaux 1 à 8 sont ceux des dames électroniques.".into()));
+            }
             GameKind::Free => GameSetup::new(rules, self.level, self.player),
             GameKind::TwoPlayers => GameSetup::new(rules, Level::default(), Color::White),
+            GameKind::Electronic => {
+                let Level::Ladder(_) = self.level else {
+                    return Err(SetupError("Les dames électroniques se jouent aux niveaux 1 à 8.".into()));
+                };
+                GameSetup::new(Rules::INTERNATIONAL, self.level, self.player)
+            }
         })
     }
 
@@ -137,7 +155,7 @@ impl GameSetup {
         match kind {
             GameKind::Daily => true,
             GameKind::Free => self.player == Color::White && ranked_variant(&self.parsed_rules()).is_some(),
-            GameKind::TwoPlayers => false,
+            GameKind::TwoPlayers | GameKind::Electronic => false,
         }
     }
 }
@@ -207,6 +225,10 @@ pub struct GameView {
     /// The player has a score but no pseudonym yet: ask for one.
     #[serde(default)]
     pub needs_pseudonym: bool,
+    /// An electronic-board game whose players chose to play on after its
+    /// endgame rule declared a draw.
+    #[serde(default)]
+    pub played_on: bool,
 }
 
 impl GameView {
@@ -224,6 +246,7 @@ impl GameView {
             active_ms: 0,
             score: None,
             needs_pseudonym: false,
+            played_on: false,
         }
     }
 
@@ -238,7 +261,14 @@ impl GameView {
 
     /// The game, replayed from its start with the engine.
     pub fn replay(&self) -> Result<AnyGame, CorruptView> {
-        replay_stored(&self.setup.rules, &self.start_fen, &self.moves, self.outcome)
+        replay_stored(&StoredGame {
+            kind: self.kind,
+            rules: &self.setup.rules,
+            start_fen: &self.start_fen,
+            moves: &self.moves,
+            outcome: self.outcome,
+            played_on: self.played_on,
+        })
     }
 }
 
@@ -253,23 +283,44 @@ impl std::fmt::Display for CorruptView {
     }
 }
 
-/// A game as stored and sent (rules, start FEN, long-form moves, outcome)
-/// replayed with the engine: every move checked, a resignation or an
-/// agreed draw applied. The browser and the server read games through this
-/// one function.
-pub fn replay_stored(
-    rules: &str,
-    start_fen: &str,
-    moves: &[String],
-    outcome: Option<Outcome>,
-) -> Result<AnyGame, CorruptView> {
-    let rules = Rules::parse(rules).map_err(|e| CorruptView(e.to_string()))?;
-    let start = AnyPosition::from_fen(start_fen, rules).map_err(|e| CorruptView(e.to_string()))?;
-    let mut game = AnyGame::new(start);
-    for text in moves {
+/// The electronic board's endgame rule: one king against at most three
+/// kings is drawn after this many moves of each side without a win.
+pub const ENDGAME_LIMIT_MOVES: u32 = 10;
+
+/// A game as stored and sent.
+pub struct StoredGame<'a> {
+    pub kind: GameKind,
+    /// The rules' text form.
+    pub rules: &'a str,
+    pub start_fen: &'a str,
+    /// Long-form moves.
+    pub moves: &'a [String],
+    pub outcome: Option<Outcome>,
+    pub played_on: bool,
+}
+
+/// A game as stored and sent replayed with the engine: every move checked,
+/// a resignation or an agreed draw applied, and on the electronic board its
+/// endgame rule (played on past it if the players chose to). The browser
+/// and the server read games through this one function.
+pub fn replay_stored(stored: &StoredGame<'_>) -> Result<AnyGame, CorruptView> {
+    let rules = Rules::parse(stored.rules).map_err(|e| CorruptView(e.to_string()))?;
+    let start = AnyPosition::from_fen(stored.start_fen, rules).map_err(|e| CorruptView(e.to_string()))?;
+    let mut game = match stored.kind {
+        GameKind::Electronic => AnyGame::with_endgame_limit(start, ENDGAME_LIMIT_MOVES),
+        _ => AnyGame::new(start),
+    };
+    let play_on = |game: &mut AnyGame| {
+        if stored.played_on && game.outcome() == Some(Outcome::Draw(crate::engine::DrawReason::EndgameLimit)) {
+            let _ = game.play_on();
+        }
+    };
+    for text in stored.moves {
+        play_on(&mut game);
         game.play_long(text).map_err(|e| CorruptView(e.to_string()))?;
     }
-    match outcome {
+    play_on(&mut game);
+    match stored.outcome {
         Some(Outcome::Win { winner, reason: WinReason::Resignation }) => {
             let _ = game.resign(!winner);
         }

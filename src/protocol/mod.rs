@@ -7,6 +7,6 @@ pub mod error;
 pub mod game;
 pub mod leaderboard;
 
-pub use error::{move_text_error_fr, AppError};
+pub use error::{fen_error_fr, move_text_error_fr, AppError};
 pub use game::{replay_stored, CorruptView, GameKind, GameSetup, GameView, ScoreLine, ScoreView, SetupError};
 pub use leaderboard::{BoardKey, LeaderboardView};

@@ -52,7 +52,7 @@ fn full_view(conn: &rusqlite::Connection, record: &GameRecord) -> ServerResult<G
 fn spec<'a>(player: &'a str, kind: GameKind, setup: GameSetup, day: &'a str) -> NewGame<'a> {
     let seed = match kind {
         GameKind::Daily => daily_seed(day),
-        GameKind::Free => uuid::Uuid::new_v4().as_u64_pair().0,
+        GameKind::Free | GameKind::Electronic => uuid::Uuid::new_v4().as_u64_pair().0,
         GameKind::TwoPlayers => 0,
     };
     NewGame { player_id: player, kind, day, setup, seed, start_fen: None, now_ms: now_ms() }
@@ -232,6 +232,97 @@ pub async fn sweep_unscored(db: &Db) -> ServerResult<usize> {
 pub async fn resign(ctx: &RequestContext, game_id: String) -> ServerResult<GameView> {
     let player = ctx.player.clone();
     ctx.db.run(move |c| games::resign(c, &game_id, &player, now_ms()).and_then(|g| full_view(c, &g))).await
+}
+
+/// What the electronic board asks of its game besides a move.
+pub enum ElectronicAction {
+    /// The computer takes over the side to move.
+    SwitchSides,
+    /// The computer plays at another step of the ladder.
+    SetLevel(Level),
+    /// Play on past the endgame rule's draw.
+    PlayOn,
+}
+
+/// Applies an electronic-board action to the player's game seen at `ply`
+/// plies; the computer answers at once when it is then its turn.
+pub async fn electronic_action(
+    ctx: &RequestContext,
+    game_id: String,
+    ply: usize,
+    action: ElectronicAction,
+) -> ServerResult<GameView> {
+    ctx.limits.check_move(&ctx.player, ctx.address)?;
+    let record = load_own(ctx, game_id).await?;
+    let player = ctx.player.clone();
+    let played = ctx
+        .search(move || match action {
+            ElectronicAction::SwitchSides => games::switch_sides(&record, &player, ply, now_ms()),
+            ElectronicAction::SetLevel(level) => games::set_level(&record, &player, ply, level),
+            ElectronicAction::PlayOn => games::play_on(&record, &player, ply, now_ms()),
+        })
+        .await??;
+    let record = played.record.clone();
+    ctx.db.run(move |c| games::save_played(c, &played)).await?;
+    ctx.db.run(move |c| full_view(c, &record)).await
+}
+
+/// Electronic board: takes the game back to `to_ply` plies.
+pub async fn take_back(ctx: &RequestContext, game_id: String, ply: usize, to_ply: usize) -> ServerResult<GameView> {
+    ctx.limits.check_move(&ctx.player, ctx.address)?;
+    let player = ctx.player.clone();
+    ctx.db.run(move |c| games::take_back(c, &game_id, &player, ply, to_ply).and_then(|g| full_view(c, &g))).await
+}
+
+/// Electronic board: the computer's advice for the player's move, in
+/// notation, with the squares to highlight.
+pub async fn hint(ctx: &RequestContext, game_id: String, ply: usize) -> ServerResult<crate::engine::any::MoveChoice> {
+    ctx.limits.check_move(&ctx.player, ctx.address)?;
+    let record = load_own(ctx, game_id).await?;
+    let player = ctx.player.clone();
+    ctx.search(move || games::hint(&record, &player, ply)).await?
+}
+
+/// Electronic board: a new game from a set-up position (FEN), at `level`,
+/// the player taking `player`'s side. The position is checked; the
+/// computer moves first if it has the move.
+pub async fn start_from_position(ctx: &RequestContext, fen: String, setup: GameSetup) -> ServerResult<GameView> {
+    ctx.limits.check_new_game(&ctx.player, ctx.address)?;
+    if fen.len() > 400 {
+        return Err(AppError::BadRequest("position trop longue".into()).into());
+    }
+    let setup = settle(GameKind::Electronic, &setup)?;
+    let (day, player) = (today_utc(), ctx.player.clone());
+    let opened = ctx
+        .search(move || {
+            let new = NewGame {
+                player_id: &player,
+                kind: GameKind::Electronic,
+                day: &day,
+                setup,
+                seed: uuid::Uuid::new_v4().as_u64_pair().0,
+                start_fen: Some(&fen),
+                now_ms: now_ms(),
+            };
+            games::new_record(new)
+        })
+        .await??;
+    let record = opened.record.clone();
+    ctx.db.run(move |c| games::insert_new(c, &opened)).await?;
+    Ok(record.view())
+}
+
+/// The player's own game, loaded (its owner is checked again where it is
+/// changed).
+async fn load_own(ctx: &RequestContext, game_id: String) -> ServerResult<GameRecord> {
+    if game_id.len() > 64 {
+        return Err(AppError::BadRequest("identifiant de partie trop long".into()).into());
+    }
+    let record = ctx.db.run(move |c| games::load(c, &game_id)).await?.ok_or(AppError::GameNotFound)?;
+    if record.player_id != ctx.player {
+        return Err(AppError::NotYourGame.into());
+    }
+    Ok(record)
 }
 
 /// The two players of a two-player game agree to a draw.

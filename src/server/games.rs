@@ -9,7 +9,8 @@ use super::error::{ServerError, ServerResult};
 use crate::engine::any::{AnyGame, AnyGameError, AnyPosition};
 use crate::engine::bot::{self, Level};
 use crate::engine::{Color, DrawReason, Outcome, WinReason};
-use crate::protocol::{move_text_error_fr, replay_stored, AppError, GameKind, GameSetup, GameView};
+use crate::protocol::game::StoredGame;
+use crate::protocol::{fen_error_fr, move_text_error_fr, replay_stored, AppError, GameKind, GameSetup, GameView};
 use rusqlite::{params, Connection, OptionalExtension};
 
 /// Each move counts at least this much thinking time.
@@ -33,6 +34,8 @@ pub struct GameRecord {
     pub active_ms: u64,
     pub last_answer_ms: i64,
     pub created_at: i64,
+    /// On the electronic board: played on past its endgame draw.
+    pub played_on: bool,
 }
 
 impl GameRecord {
@@ -48,6 +51,7 @@ impl GameRecord {
             active_ms: self.active_ms,
             score: None,
             needs_pseudonym: false,
+            played_on: self.played_on,
         }
     }
 
@@ -56,7 +60,15 @@ impl GameRecord {
     /// so a move request only needs this; scoring uses
     /// [`GameRecord::replay_verified`].
     pub fn replay(&self) -> ServerResult<AnyGame> {
-        replay_stored(&self.setup.rules, &self.start_fen, &self.moves, self.outcome).map_err(|e| self.corrupt(e))
+        let stored = StoredGame {
+            kind: self.kind,
+            rules: &self.setup.rules,
+            start_fen: &self.start_fen,
+            moves: &self.moves,
+            outcome: self.outcome,
+            played_on: self.played_on,
+        };
+        replay_stored(&stored).map_err(|e| self.corrupt(e))
     }
 
     pub fn level(&self) -> Level {
@@ -71,10 +83,11 @@ impl GameRecord {
     /// The stored moves replayed through the rules, and each computer move
     /// recomputed from the seed and level: the proof behind a score. The
     /// replies do not depend on each other: they are recomputed on up to
-    /// `threads` threads.
+    /// `threads` threads. (An electronic-board game is never scored, and
+    /// its player may switch sides or levels: only its moves are checked.)
     pub fn replay_verified(&self, threads: usize) -> ServerResult<AnyGame> {
         let game = self.replay()?;
-        if let Some(side) = self.computer_side() {
+        if let Some(side) = self.computer_side().filter(|_| self.kind != GameKind::Electronic) {
             game.verify_replies(side, self.level(), self.seed, threads).map_err(|e| self.corrupt(e))?;
         }
         Ok(game)
@@ -107,7 +120,7 @@ pub fn new_record(new: NewGame<'_>) -> ServerResult<Played> {
     let setup = new.setup.for_kind(new.kind).map_err(|e| AppError::BadRequest(e.0))?;
     let rules = setup.parsed_rules();
     let start = match new.start_fen {
-        Some(fen) => AnyPosition::from_fen(fen, rules).map_err(|e| AppError::BadRequest(e.to_string()))?,
+        Some(fen) => AnyPosition::from_fen(fen, rules).map_err(|e| AppError::BadRequest(fen_error_fr(&e)))?,
         None => AnyPosition::initial(rules).map_err(|e| AppError::BadRequest(e.to_string()))?,
     };
     let mut record = GameRecord {
@@ -124,8 +137,15 @@ pub fn new_record(new: NewGame<'_>) -> ServerResult<Played> {
         active_ms: 0,
         last_answer_ms: new.now_ms,
         created_at: new.now_ms,
+        played_on: false,
     };
-    let mut game = AnyGame::new(start);
+    let mut game = record.replay()?;
+    if new.start_fen.is_some() && game.is_over() {
+        return Err(AppError::BadRequest(
+            "Dans cette position, la partie est déjà finie : le camp au trait n'a pas de coup.".into(),
+        )
+        .into());
+    }
     let mut added = Vec::new();
     if record.computer_side() == Some(game.turn()) {
         if let Some(reply) = game.bot_reply(record.level(), record.seed) {
@@ -135,7 +155,7 @@ pub fn new_record(new: NewGame<'_>) -> ServerResult<Played> {
     }
     record.moves = added.iter().map(|(m, _)| m.clone()).collect();
     record.outcome = game.outcome();
-    Ok(Played { record, added, expected_plies: 0 })
+    Ok(Played { record, added, expected_plies: 0, expected_outcome: None })
 }
 
 /// Stores a new game with its first plies, and the player's row if this is
@@ -149,8 +169,8 @@ pub fn insert_new(conn: &mut Connection, new: &Played) -> ServerResult<()> {
     )?;
     tx.execute(
         "INSERT INTO games (id, player_id, kind, day, level, seed, start_fen, ply_count, outcome, active_ms,
-                            last_answer_ms, created_at, finished_at, bot_version, rules, player_color)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+                            last_answer_ms, created_at, finished_at, bot_version, rules, player_color, played_on)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
         params![
             record.id,
             record.player_id,
@@ -168,6 +188,7 @@ pub fn insert_new(conn: &mut Connection, new: &Played) -> ServerResult<()> {
             record.bot_version,
             record.setup.rules,
             color_name(record.setup.player),
+            record.played_on,
         ],
     )?;
     insert_moves(&tx, &record.id, 0, &new.added)?;
@@ -213,7 +234,7 @@ pub fn load(conn: &Connection, id: &str) -> ServerResult<Option<GameRecord>> {
     let row = conn
         .query_row(
             "SELECT id, player_id, kind, day, level, seed, start_fen, outcome, active_ms, last_answer_ms, created_at,
-                    bot_version, rules, player_color
+                    bot_version, rules, player_color, played_on
              FROM games WHERE id = ?1",
             [id],
             |r| {
@@ -232,6 +253,7 @@ pub fn load(conn: &Connection, id: &str) -> ServerResult<Option<GameRecord>> {
                     r.get::<_, u32>(11)?,
                     r.get::<_, String>(12)?,
                     r.get::<_, String>(13)?,
+                    r.get::<_, bool>(14)?,
                 ))
             },
         )
@@ -251,6 +273,7 @@ pub fn load(conn: &Connection, id: &str) -> ServerResult<Option<GameRecord>> {
         bot_version,
         rules,
         player_color,
+        played_on,
     )) = row
     else {
         return Ok(None);
@@ -282,6 +305,7 @@ pub fn load(conn: &Connection, id: &str) -> ServerResult<Option<GameRecord>> {
         moves,
         last_answer_ms,
         created_at,
+        played_on,
     }))
 }
 
@@ -311,12 +335,16 @@ pub fn latest(
 }
 
 /// The outcome of applying a player's move: the new plies to store.
+#[derive(Debug)]
 pub struct Played {
     pub record: GameRecord,
     /// Long-form move and clamped thinking time (the player's move only).
     pub added: Vec<(String, Option<u64>)>,
     /// The ply count the stored game must still have for the write to apply.
     pub expected_plies: usize,
+    /// The outcome it must still have (none, but for playing on past the
+    /// electronic board's endgame draw).
+    pub expected_outcome: Option<Outcome>,
 }
 
 /// What the player sent with a move.
@@ -378,7 +406,134 @@ pub fn apply_player_move(
     next.outcome = game.outcome();
     next.active_ms += think;
     next.last_answer_ms = now_ms;
-    Ok(Played { record: next, added, expected_plies: record.moves.len() })
+    Ok(Played { record: next, added, expected_plies: record.moves.len(), expected_outcome: None })
+}
+
+/// An electronic-board game of `player_id`, still going unless
+/// `finished_ok`, seen at `seen_plies` plies: what every electronic-board
+/// request checks first.
+fn electronic_game(
+    record: &GameRecord,
+    player_id: &str,
+    seen_plies: usize,
+    finished_ok: bool,
+) -> ServerResult<AnyGame> {
+    if record.player_id != player_id {
+        return Err(AppError::NotYourGame.into());
+    }
+    if record.kind != GameKind::Electronic {
+        return Err(AppError::BadRequest("réservé aux dames électroniques".into()).into());
+    }
+    if record.moves.len() != seen_plies {
+        return Err(AppError::Conflict.into());
+    }
+    let game = record.replay()?;
+    if game.is_over() && !finished_ok {
+        return Err(AppError::GameOver.into());
+    }
+    Ok(game)
+}
+
+/// The computer plays the side to move if it is its turn: after switching
+/// sides, playing on, or changing level.
+fn computer_moves_if_its_turn(record: &mut GameRecord, game: &mut AnyGame) -> ServerResult<Vec<(String, Option<u64>)>> {
+    let mut added = Vec::new();
+    if record.computer_side() == Some(game.turn()) {
+        if let Some(reply) = game.bot_reply(record.level(), record.seed) {
+            play_computed(game, &reply)?;
+            record.moves.push(reply.clone());
+            added.push((reply, None));
+        }
+    }
+    record.outcome = game.outcome();
+    Ok(added)
+}
+
+/// Electronic board, "Changer de camp": the computer takes over the side to
+/// move (and plays it at once), the player takes the other side.
+pub fn switch_sides(record: &GameRecord, player_id: &str, seen_plies: usize, now_ms: i64) -> ServerResult<Played> {
+    let mut game = electronic_game(record, player_id, seen_plies, false)?;
+    let mut next = record.clone();
+    next.setup.player = !game.turn();
+    next.last_answer_ms = now_ms;
+    let added = computer_moves_if_its_turn(&mut next, &mut game)?;
+    Ok(Played { record: next, added, expected_plies: seen_plies, expected_outcome: None })
+}
+
+/// Electronic board: the computer plays at `level` (a step of the ladder)
+/// from now on.
+pub fn set_level(record: &GameRecord, player_id: &str, seen_plies: usize, level: Level) -> ServerResult<Played> {
+    electronic_game(record, player_id, seen_plies, true)?;
+    let mut next = record.clone();
+    next.setup = GameSetup { level, ..record.setup.clone() }
+        .for_kind(GameKind::Electronic)
+        .map_err(|e| AppError::BadRequest(e.0))?;
+    Ok(Played { record: next, added: Vec::new(), expected_plies: seen_plies, expected_outcome: record.outcome })
+}
+
+/// Electronic board, "Continuer la partie": play on past the endgame
+/// rule's draw (the computer moves at once if it is its turn).
+pub fn play_on(record: &GameRecord, player_id: &str, seen_plies: usize, now_ms: i64) -> ServerResult<Played> {
+    let mut game = electronic_game(record, player_id, seen_plies, true)?;
+    let declared = game.outcome();
+    if declared != Some(Outcome::Draw(DrawReason::EndgameLimit)) {
+        return Err(AppError::BadRequest("il n'y a pas de nulle à dépasser".into()).into());
+    }
+    game.play_on().map_err(|e| ServerError::CorruptGame { game: record.id.clone(), why: e.to_string() })?;
+    let mut next = record.clone();
+    next.played_on = true;
+    next.last_answer_ms = now_ms;
+    let added = computer_moves_if_its_turn(&mut next, &mut game)?;
+    Ok(Played { record: next, added, expected_plies: seen_plies, expected_outcome: declared })
+}
+
+/// Electronic board, "Reprendre": the game goes back to `to_ply` plies,
+/// which must leave the player to move (the computer's reply is taken back
+/// with the player's move). Stored at once, unless the game changed.
+pub fn take_back(
+    conn: &mut Connection,
+    id: &str,
+    player_id: &str,
+    seen_plies: usize,
+    to_ply: usize,
+) -> ServerResult<GameRecord> {
+    let record = load(conn, id)?.ok_or(AppError::GameNotFound)?;
+    electronic_game(&record, player_id, seen_plies, true)?;
+    if to_ply >= record.moves.len() {
+        return Err(AppError::BadRequest("rien à reprendre".into()).into());
+    }
+    let mut next = record.clone();
+    next.moves.truncate(to_ply);
+    // Playing on past a draw is a choice made later in the game.
+    next.played_on = false;
+    let game = next.replay()?;
+    next.outcome = game.outcome();
+    if next.computer_side() == Some(game.turn()) || game.is_over() {
+        return Err(AppError::BadRequest("on reprend jusqu'à un coup du joueur".into()).into());
+    }
+    let tx = conn.transaction()?;
+    let changed = tx.execute(
+        "UPDATE games SET ply_count = ?2, outcome = NULL, finished_at = NULL, played_on = 0
+             WHERE id = ?1 AND ply_count = ?3",
+        params![id, to_ply as i64, seen_plies as i64],
+    )?;
+    if changed != 1 {
+        return Err(AppError::Conflict.into());
+    }
+    tx.execute("DELETE FROM game_moves WHERE game_id = ?1 AND ply >= ?2", params![id, to_ply as i64])?;
+    tx.commit()?;
+    Ok(next)
+}
+
+/// Electronic board, "Conseil": the move the computer at the game's level
+/// would play for the player here (what `dames bestmove <FEN> --level L`
+/// prints), not played.
+pub fn hint(record: &GameRecord, player_id: &str, seen_plies: usize) -> ServerResult<crate::engine::any::MoveChoice> {
+    let game = electronic_game(record, player_id, seen_plies, false)?;
+    if record.computer_side() == Some(game.turn()) {
+        return Err(AppError::NotYourTurn.into());
+    }
+    game.position().best_move(record.level()).ok_or_else(|| AppError::GameOver.into())
 }
 
 /// The thinking time the server credits a move with: what the browser
@@ -396,15 +551,20 @@ pub fn save_played(conn: &mut Connection, played: &Played) -> ServerResult<()> {
     let tx = conn.transaction()?;
     let changed = tx.execute(
         "UPDATE games SET ply_count = ?2, outcome = ?3, active_ms = ?4, last_answer_ms = ?5,
-                    finished_at = CASE WHEN ?3 IS NULL THEN NULL ELSE ?5 END
-             WHERE id = ?1 AND ply_count = ?6 AND outcome IS NULL",
+                    finished_at = CASE WHEN ?3 IS NULL THEN NULL ELSE ?5 END,
+                    player_color = ?7, level = ?8, played_on = ?9
+             WHERE id = ?1 AND ply_count = ?6 AND outcome IS ?10",
         params![
             r.id,
             r.moves.len() as i64,
             r.outcome.map(outcome_json),
             r.active_ms as i64,
             r.last_answer_ms,
-            played.expected_plies as i64
+            played.expected_plies as i64,
+            color_name(r.setup.player),
+            r.level().name(),
+            r.played_on,
+            played.expected_outcome.map(outcome_json),
         ],
     )?;
     if changed != 1 {
@@ -781,5 +941,134 @@ mod tests {
         let against = new_game(&db, None);
         let refused = db.run_blocking(|c| agree_draw(c, &against.id, "p1", 0, 2_000)).map_err(AppError::from);
         assert!(matches!(refused, Err(AppError::BadRequest(_))));
+    }
+
+    fn electronic(db: &Db, fen: Option<&str>, player: Color) -> GameRecord {
+        let setup = GameSetup::new(Rules::INTERNATIONAL, Level::LADDER[0], player);
+        new_game_with(db, GameKind::Electronic, setup, fen)
+    }
+
+    fn save(db: &Db, played: ServerResult<Played>) -> Result<GameRecord, AppError> {
+        let played = played.map_err(AppError::from)?;
+        db.run_blocking(|c| save_played(c, &played)).map_err(AppError::from)?;
+        Ok(db.run_blocking(|c| load(c, &played.record.id)).unwrap().unwrap())
+    }
+
+    #[test]
+    fn the_electronic_board_switches_sides_and_takes_back() {
+        let db = Db::open_in_memory().unwrap();
+        let game = electronic(&db, None, Color::White);
+        let game = play(&db, &game.id, "p1", "32-28", 2_000).unwrap();
+        assert_eq!(game.moves.len(), 2);
+        // The computer takes over White (to move) and plays it; the player
+        // has Black.
+        let switched = save(&db, switch_sides(&game, "p1", 2, 3_000)).unwrap();
+        assert_eq!((switched.setup.player, switched.moves.len()), (Color::Black, 3));
+        let back = save(&db, switch_sides(&switched, "p1", 3, 4_000)).unwrap();
+        assert_eq!((back.setup.player, back.moves.len()), (Color::White, 4));
+        assert_eq!(save(&db, switch_sides(&back, "p1", 3, 4_000)).err(), Some(AppError::Conflict), "a stale page");
+        assert_eq!(save(&db, switch_sides(&back, "p2", 4, 4_000)).err(), Some(AppError::NotYourGame));
+
+        // Back to the player's first move: the computer's replies go too.
+        let undo = |to: usize, seen: usize| {
+            db.run_blocking(|c| take_back(c, &back.id, "p1", seen, to)).map_err(AppError::from)
+        };
+        assert!(matches!(undo(1, 4), Err(AppError::BadRequest(_))), "ply 1 leaves the computer to move");
+        assert_eq!(undo(0, 3).err(), Some(AppError::Conflict));
+        let undone = undo(0, 4).unwrap();
+        assert!(undone.moves.is_empty());
+        assert_eq!(db.run_blocking(|c| load(c, &back.id)).unwrap().unwrap(), undone);
+        let again = play(&db, &back.id, "p1", "33-29", 5_000).unwrap();
+        assert_eq!(again.moves[0], "33-29", "another line from there");
+
+        // A free game has none of this.
+        let free = new_game(&db, None);
+        assert!(matches!(save(&db, switch_sides(&free, "p1", 0, 1)), Err(AppError::BadRequest(_))));
+        assert!(matches!(
+            db.run_blocking(|c| take_back(c, &free.id, "p1", 0, 0)).map_err(AppError::from),
+            Err(AppError::BadRequest(_))
+        ));
+    }
+
+    #[test]
+    fn the_hint_is_what_bestmove_prints_and_a_set_up_position_is_checked_in_french() {
+        let db = Db::open_in_memory().unwrap();
+        let game = electronic(&db, Some("W:W28,40:B22,13"), Color::White);
+        assert_eq!(hint(&game, "p1", 0).map_err(AppError::from).map(|m| m.text), Ok("28x17".to_string()));
+        let refused = |fen: &str| {
+            let setup = GameSetup::new(Rules::INTERNATIONAL, Level::LADDER[0], Color::White);
+            let new = NewGame {
+                player_id: "p1",
+                kind: GameKind::Electronic,
+                day: "d",
+                setup,
+                seed: 1,
+                start_fen: Some(fen),
+                now_ms: 1,
+            };
+            match new_record(new).map_err(AppError::from) {
+                Err(AppError::BadRequest(why)) => why,
+                other => panic!("{fen}: {other:?}"),
+            }
+        };
+        assert!(refused("W:W6-26:B45").contains("21 pièces"), "{}", refused("W:W6-26:B45"));
+        assert!(refused("W:W3:B30").contains("rangée de promotion"));
+        assert!(refused("W:W60:B30").contains("n'est pas une case"));
+        assert!(refused("W:W:B30").contains("déjà finie"));
+        let forged = GameSetup::new(Rules::ENGLISH, Level::Fort, Color::White).for_kind(GameKind::Electronic);
+        assert!(forged.is_err(), "the electronic board plays its ladder");
+        let ladder = GameSetup::new(Rules::ENGLISH, Level::LADDER[7], Color::Black).for_kind(GameKind::Electronic);
+        assert_eq!(ladder.unwrap().parsed_rules(), Rules::INTERNATIONAL, "and international rules");
+    }
+
+    #[test]
+    fn after_the_endgame_draw_the_player_may_play_on() {
+        let db = Db::open_in_memory().unwrap();
+        let mut record = electronic(&db, Some("W:WK47:BK4"), Color::White);
+        // Twenty plies in which nobody can capture nor repeat a position.
+        let mut game = record.replay().unwrap();
+        let mut seen = vec![game.position().to_fen()];
+        while game.outcome().is_none() {
+            let mv = game
+                .choices()
+                .into_iter()
+                .find(|m| {
+                    let mut next = game.clone();
+                    next.play_long(&m.long).unwrap();
+                    !m.is_capture()
+                        && !seen.contains(&next.position().to_fen())
+                        && next.position().choices().iter().all(|r| !r.is_capture())
+                })
+                .expect("a quiet move to a new position");
+            game.play_long(&mv.long).unwrap();
+            seen.push(game.position().to_fen());
+            record.moves.push(mv.long);
+        }
+        assert_eq!(record.moves.len(), 20);
+        assert_eq!(game.outcome(), Some(Outcome::Draw(DrawReason::EndgameLimit)));
+        record.outcome = game.outcome();
+        let stored = Played {
+            record: record.clone(),
+            added: record.moves.iter().map(|m| (m.clone(), None)).collect(),
+            expected_plies: 0,
+            expected_outcome: None,
+        };
+        db.run_blocking(|c| {
+            c.execute("DELETE FROM games WHERE id = ?1", [&record.id]).unwrap();
+            insert_new(c, &stored).unwrap();
+        });
+        assert_eq!(
+            play(&db, &record.id, "p1", &game.choices().first().map(|m| m.long.clone()).unwrap_or_default(), 1),
+            Err(AppError::GameOver)
+        );
+        let on = save(&db, play_on(&record, "p1", 20, 2_000)).unwrap();
+        assert!(on.played_on && on.outcome.is_none());
+        assert_eq!(on.view().replay().unwrap().outcome(), None, "the replay plays on too");
+        assert!(
+            matches!(save(&db, play_on(&on, "p1", 20, 3_000)), Err(AppError::BadRequest(_))),
+            "no draw to play past"
+        );
+        let next = play(&db, &record.id, "p1", &on.replay().unwrap().choices()[0].long, 4_000).unwrap();
+        assert_eq!(next.moves.len(), 22, "the computer answers again: {:?}", next.outcome);
     }
 }

@@ -42,7 +42,7 @@ pub fn board_of(record: &GameRecord) -> Option<BoardKey> {
         GameKind::Daily => Some(BoardKey::Daily { day: record.day.clone() }),
         GameKind::Free => ranked_variant(&record.setup.parsed_rules())
             .map(|variant| BoardKey::Free { level: record.level(), variant }),
-        GameKind::TwoPlayers => None,
+        GameKind::TwoPlayers | GameKind::Electronic => None,
     }
 }
 
@@ -266,6 +266,7 @@ mod tests {
             active_ms: 61_500,
             last_answer_ms: 0,
             created_at: 0,
+            played_on: false,
         }
     }
 
