@@ -56,6 +56,8 @@ struct Cues {
     movable: Memo<Vec<SquareNumber>>,
     must_capture: Memo<bool>,
     last_move: Signal<Option<ShownMove>>,
+    /// A move suggested to the player (the electronic board's hint).
+    hint: Signal<Option<ShownMove>>,
 }
 
 #[component]
@@ -74,6 +76,9 @@ pub fn Board(
     /// Black at the bottom: the board turned round.
     #[prop(into, optional)]
     flipped: Signal<bool>,
+    /// A suggested move to highlight.
+    #[prop(into, optional)]
+    hint: Signal<Option<ShownMove>>,
     /// Square numbers shown.
     #[prop(into)]
     show_numbers: Signal<bool>,
@@ -121,6 +126,7 @@ pub fn Board(
         movable: Memo::new(move |_| options.with(|o| o.movable())),
         must_capture: Memo::new(move |_| options.with(|o| o.must_capture())),
         last_move,
+        hint,
     };
 
     let tap = Callback::new(move |square: SquareNumber| {
@@ -212,7 +218,7 @@ fn DarkSquare(
     on_tap: Callback<SquareNumber>,
     drag_from: RwSignal<Option<SquareNumber>>,
 ) -> impl IntoView {
-    let Cues { position, input, cursor, targets, jumped, movable, must_capture, last_move } = cues;
+    let Cues { position, input, cursor, targets, jumped, movable, must_capture, last_move, hint } = cues;
     let piece = move || position.with(|p| p.piece_at(square));
     let selected = move || input.with(|i| i.selected() == Some(square));
     let label = move || {
@@ -246,6 +252,7 @@ fn DarkSquare(
             class:last-from=on_last_from
             class:last-path=on_last_path
             class:last-capture=on_last_capture
+            class:hint=move || hint.with(|h| h.as_ref().is_some_and(|m| m.from == square || m.path.contains(&square)))
             on:click=move |_| {
                 cursor.set(square);
                 on_tap.run(square);

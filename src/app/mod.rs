@@ -4,6 +4,7 @@
 pub mod board;
 pub mod describe;
 pub mod diagram;
+pub mod electronic;
 pub mod input;
 pub mod pages;
 pub mod panel;
@@ -85,6 +86,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/partie-libre") view=pages::free::FreePage ssr=SsrMode::Async/>
                     <Route path=path!("/deux-joueurs") view=pages::two_players::TwoPlayersPage ssr=SsrMode::Async/>
                     <Route path=path!("/nouvelle-partie") view=pages::setup::SetupPage/>
+                    <Route path=path!("/dames-electroniques") view=pages::electronic::ElectronicPage ssr=SsrMode::Async/>
                     <Route path=path!("/regles") view=pages::rules::RulesPage/>
                     <Route path=path!("/classement") view=pages::leaderboard::LeaderboardPage ssr=SsrMode::Async/>
                     <Route path=path!("/partie/:id") view=pages::replay::ReplayPage ssr=SsrMode::Async/>

@@ -24,8 +24,9 @@ use std::str::FromStr;
 /// tried as generated in quiescence.
 pub const BOT_VERSION: u32 = 2;
 
-/// The bot's first moves of a game drawn at random among the legal moves:
-/// games start differently without any opening book.
+/// The bot's first moves of a game from the usual start drawn at random
+/// among the legal moves: games start differently without any opening
+/// book.
 pub const RANDOM_OPENING_MOVES: u32 = 2;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize, PartialOrd, Ord)]
@@ -195,7 +196,10 @@ pub fn reply<G: Geometry>(game: &Game<G>, level: Level, seed: u64) -> Option<Rep
         return None;
     }
     let ply = game.moves().len();
-    if game.moves_played(game.turn()) < RANDOM_OPENING_MOVES {
+    // Random first moves vary the games from the usual start; from a
+    // set-up position they would only be blunders.
+    let from_the_start = Position::initial(game.start().rules()).ok() == Some(*game.start());
+    if from_the_start && game.moves_played(game.turn()) < RANDOM_OPENING_MOVES {
         let moves = game.legal_moves();
         let mv = moves[pick(&mut rng_for(seed, ply), moves.len())];
         return Some(Reply { mv, search: None });

@@ -82,7 +82,7 @@ impl GameSetup {
                 GameSetup::new(Rules::INTERNATIONAL, Level::Intermediaire, Color::White)
             }
             // A beginner's step: the player climbs from there.
-            GameKind::Electronic => GameSetup::new(Rules::INTERNATIONAL, Level::LADDER[1], Color::White),
+            GameKind::Electronic => GameSetup::new(ELECTRONIC_RULES, Level::LADDER[1], Color::White),
         }
     }
 
@@ -105,7 +105,7 @@ impl GameSetup {
                 let Level::Ladder(_) = self.level else {
                     return Err(SetupError("Les dames électroniques se jouent aux niveaux 1 à 8.".into()));
                 };
-                GameSetup::new(Rules::INTERNATIONAL, self.level, self.player)
+                GameSetup::new(ELECTRONIC_RULES, self.level, self.player)
             }
         })
     }
@@ -282,6 +282,11 @@ impl std::fmt::Display for CorruptView {
         f.write_str(&self.0)
     }
 }
+
+/// The electronic board's rules: international draughts with the 25-move
+/// rule and the endgame rule below in place of the repetition rule, as the
+/// tabletop devices had.
+pub const ELECTRONIC_RULES: Rules = Rules { repetition: false, ..Rules::INTERNATIONAL };
 
 /// The electronic board's endgame rule: one king against at most three
 /// kings is drawn after this many moves of each side without a win.

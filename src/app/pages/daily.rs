@@ -39,6 +39,10 @@ fn WaysToPlay() -> impl IntoView {
                     <a href="/nouvelle-partie?mode=deux-joueurs">"1 contre 1 local"</a>
                     <span>"Deux joueurs sur le même appareil, chacun son tour."</span>
                 </li>
+                <li>
+                    <a href="/dames-electroniques">"Dames électroniques"</a>
+                    <span>"Le damier électronique : huit niveaux, reprendre, conseil, mise en place."</span>
+                </li>
             </ul>
         </nav>
     }

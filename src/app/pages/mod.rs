@@ -1,6 +1,7 @@
 //! One file per page.
 
 pub mod daily;
+pub mod electronic;
 pub mod free;
 pub mod leaderboard;
 pub mod not_found;

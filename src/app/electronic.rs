@@ -1,0 +1,572 @@
+//! The electronic board ("Dames électroniques"): the tabletop draughts
+//! computer in the browser — a ladder of eight levels, take-backs, hints,
+//! switching sides, a position editor and the one-king endgame rule — with
+//! the server functions behind its buttons.
+
+use super::board::{step_cursor, Board};
+use super::describe::{last_move, pdn, view_title, ShownMove};
+use super::input::{MoveOptions, SquareNumber};
+use super::panel::{MoveList, PdnExport};
+use super::play::{new_game, outcome_text, play_move, side_name, start_game, Seat};
+use crate::engine::any::{AnyGame, AnyPosition, Layout, MoveChoice};
+use crate::engine::bot::{Level, Step};
+use crate::engine::{Color, DrawReason, Outcome, Rules};
+use crate::protocol::game::ELECTRONIC_RULES;
+use crate::protocol::{AppError, GameKind, GameSetup, GameView};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+/// A step of the ladder from a request.
+#[cfg(feature = "ssr")]
+fn step_level(step: u8) -> Result<Level, AppError> {
+    Step::new(step).map(Level::Ladder).ok_or_else(|| AppError::BadRequest("niveau de 1 à 8".into()))
+}
+
+/// "Changer de camp": the computer takes over the side to move.
+#[server(endpoint = "electronique/changer")]
+pub async fn switch_sides(game_id: String, ply: usize) -> Result<GameView, AppError> {
+    use crate::server::api;
+    let ctx = api::RequestContext::current()?;
+    Ok(api::electronic_action(&ctx, game_id, ply, api::ElectronicAction::SwitchSides).await?)
+}
+
+/// The computer plays at step `step` of the ladder from now on.
+#[server(endpoint = "electronique/niveau")]
+pub async fn set_level(game_id: String, ply: usize, step: u8) -> Result<GameView, AppError> {
+    use crate::server::api;
+    let level = step_level(step)?;
+    let ctx = api::RequestContext::current()?;
+    Ok(api::electronic_action(&ctx, game_id, ply, api::ElectronicAction::SetLevel(level)).await?)
+}
+
+/// "Continuer la partie" past the endgame rule's draw.
+#[server(endpoint = "electronique/continuer")]
+pub async fn play_on(game_id: String, ply: usize) -> Result<GameView, AppError> {
+    use crate::server::api;
+    let ctx = api::RequestContext::current()?;
+    Ok(api::electronic_action(&ctx, game_id, ply, api::ElectronicAction::PlayOn).await?)
+}
+
+/// "Reprendre": back to `to_ply` plies.
+#[server(endpoint = "electronique/reprendre")]
+pub async fn take_back(game_id: String, ply: usize, to_ply: usize) -> Result<GameView, AppError> {
+    use crate::server::api;
+    Ok(api::take_back(&api::RequestContext::current()?, game_id, ply, to_ply).await?)
+}
+
+/// "Conseil": the player's move in `game_id` the computer would choose at
+/// the game's level.
+#[server(endpoint = "electronique/conseil")]
+pub async fn hint(game_id: String, ply: usize) -> Result<MoveChoice, AppError> {
+    use crate::server::api;
+    Ok(api::hint(&api::RequestContext::current()?, game_id, ply).await?)
+}
+
+/// A new game from a set-up position (FEN), the player taking the side to
+/// move.
+#[server(endpoint = "electronique/position")]
+pub async fn start_position(fen: String, step: u8, player: Color) -> Result<GameView, AppError> {
+    use crate::server::api;
+    let setup = GameSetup::new(ELECTRONIC_RULES, step_level(step)?, player);
+    Ok(api::start_from_position(&api::RequestContext::current()?, fen, setup).await?)
+}
+
+/// The ladder step of a game's level (1 to 8).
+fn step_of(view: &GameView) -> u8 {
+    match view.setup.level {
+        Level::Ladder(step) => step.get(),
+        _ => 1,
+    }
+}
+
+/// The plies to go back to for "Reprendre": the latest earlier position
+/// with the player to move.
+fn take_back_target(game: &AnyGame, player: Color) -> Option<usize> {
+    let positions = game.positions();
+    (0..positions.len() - 1).rev().find(|&ply| positions[ply].turn() == player)
+}
+
+#[island]
+pub fn ElectronicScreen(initial: GameView) -> impl IntoView {
+    let state = RwSignal::new(initial);
+    let game = Memo::new(move |_| {
+        state.with(|v| {
+            v.replay().unwrap_or_else(|_| {
+                AnyGame::new(AnyPosition::initial(Rules::INTERNATIONAL).expect("the international start"))
+            })
+        })
+    });
+    let pending = RwSignal::new(false);
+    let error = RwSignal::new(None::<String>);
+    let announce = RwSignal::new(String::new());
+    let hinted = RwSignal::new(None::<ShownMove>);
+    let editing = RwSignal::new(false);
+
+    let player = Memo::new(move |_| state.with(|v| v.setup.player));
+    let step = Memo::new(move |_| state.with(step_of));
+    let started = Memo::new(move |_| state.with(|v| v.is_started()));
+    let outcome = Memo::new(move |_| game.with(|g| g.outcome()));
+    let turn = Memo::new(move |_| game.with(|g| g.turn()));
+    let position = Signal::derive(move || game.with(|g| g.position()));
+    let players_turn = Memo::new(move |_| outcome.get().is_none() && turn.get() == player.get());
+    let options = Memo::new(move |_| {
+        if players_turn.get() && !pending.get() {
+            game.with(|g| MoveOptions::new(&g.position()))
+        } else {
+            MoveOptions::none()
+        }
+    });
+    let shown_last = Memo::new(move |_| game.with(last_move));
+    let back_to = Memo::new(move |_| game.with(|g| take_back_target(g, player.get())));
+    let texts = Memo::new(move |_| game.with(|g| g.notation()));
+    let pdn_text = Memo::new(move |_| state.with(|v| game.with(|g| pdn(g, v))));
+
+    // Runs a request that answers with the game, then shows it.
+    let update = move |request: std::pin::Pin<Box<dyn std::future::Future<Output = Result<GameView, AppError>>>>,
+                       said: fn(&GameView) -> String| {
+        pending.set(true);
+        error.set(None);
+        hinted.set(None);
+        spawn_local(async move {
+            match request.await {
+                Ok(next) => {
+                    announce.set(said(&next));
+                    state.set(next);
+                }
+                Err(e) => error.set(Some(e.to_string())),
+            }
+            pending.set(false);
+        });
+    };
+
+    let send = move |text: String| {
+        let view = state.get_untracked();
+        state.update(|v| v.moves.push(text.clone()));
+        let ply = view.moves.len();
+        let request: std::pin::Pin<Box<dyn std::future::Future<Output = _>>> = if view.is_started() {
+            Box::pin(play_move(view.id.clone(), ply, text, 0))
+        } else {
+            let GameSetup { rules, level, player } = view.setup.clone();
+            Box::pin(start_game(GameKind::Electronic, rules, level, player, text))
+        };
+        pending.set(true);
+        error.set(None);
+        hinted.set(None);
+        spawn_local(async move {
+            match request.await {
+                Ok(next) => {
+                    announce.set(computer_said(&next));
+                    state.set(next);
+                }
+                Err(e) => {
+                    state.set(view);
+                    error.set(Some(e.to_string()));
+                }
+            }
+            pending.set(false);
+        });
+    };
+
+    let on_take_back = move |_| {
+        let (id, ply) = state.with_untracked(|v| (v.id.clone(), v.moves.len()));
+        if let Some(to) = back_to.get_untracked() {
+            update(Box::pin(take_back(id, ply, to)), |_| "Coup repris.".into());
+        }
+    };
+    let on_hint = move |_| {
+        let (id, ply) = state.with_untracked(|v| (v.id.clone(), v.moves.len()));
+        pending.set(true);
+        error.set(None);
+        spawn_local(async move {
+            match hint(id, ply).await {
+                Ok(choice) => {
+                    announce.set(format!("Conseil : {}.", choice.text));
+                    hinted.set(Some(ShownMove::new(player.get_untracked(), choice)));
+                }
+                Err(e) => error.set(Some(e.to_string())),
+            }
+            pending.set(false);
+        });
+    };
+    let on_switch = move |_| {
+        let view = state.get_untracked();
+        if view.is_started() {
+            update(Box::pin(switch_sides(view.id, view.moves.len())), computer_said);
+        } else {
+            // Not stored yet: a game with the player on the other side, the
+            // computer opening.
+            let GameSetup { rules, level, .. } = view.setup;
+            update(Box::pin(new_game(GameKind::Electronic, rules, level, !turn.get_untracked())), computer_said);
+        }
+    };
+    let on_level = move |ev: leptos::ev::Event| {
+        let Ok(n) = event_target_value(&ev).parse::<u8>() else { return };
+        let Some(level) = Step::new(n).map(Level::Ladder) else { return };
+        let view = state.get_untracked();
+        if view.is_started() {
+            update(Box::pin(set_level(view.id, view.moves.len(), n)), |v| format!("{}.", v.level().label()));
+        } else {
+            state.update(|v| v.setup.level = level);
+        }
+    };
+    let on_new = move |_| {
+        let level = state.with_untracked(|v| v.setup.level);
+        update(Box::pin(new_game(GameKind::Electronic, ELECTRONIC_RULES.to_string(), level, Color::White)), |_| {
+            "Nouvelle partie.".into()
+        });
+    };
+    let on_play_on = move |_| {
+        let (id, ply) = state.with_untracked(|v| (v.id.clone(), v.moves.len()));
+        update(Box::pin(play_on(id, ply)), |_| "La partie continue.".into());
+    };
+    let on_position = Callback::new(move |(fen, side): (String, Color)| {
+        let n = step.get_untracked();
+        pending.set(true);
+        error.set(None);
+        hinted.set(None);
+        spawn_local(async move {
+            match start_position(fen, n, side).await {
+                Ok(next) => {
+                    editing.set(false);
+                    announce.set("Position mise en place.".into());
+                    state.set(next);
+                }
+                Err(e) => error.set(Some(e.to_string())),
+            }
+            pending.set(false);
+        });
+    });
+
+    let status = move || match outcome.get() {
+        Some(o) => outcome_text(o, Seat::Against(player.get()), &ELECTRONIC_RULES),
+        None if pending.get() => "L'ordinateur réfléchit…".into(),
+        None if players_turn.get() => format!("À vous de jouer ({}).", side_name(player.get())),
+        None => format!("Au tour de l'ordinateur ({}).", side_name(turn.get())),
+    };
+    let lcd_move =
+        move || shown_last.get().filter(|m| m.by != player.get()).map_or_else(|| "--".to_string(), |m| m.text);
+    let lcd_count = move || format!("Coup {}", game.with(|g| g.ply_count()) / 2 + 1);
+    let drawn_by_rule = move || outcome.get() == Some(Outcome::Draw(DrawReason::EndgameLimit));
+    let idle = move || !pending.get();
+
+    view! {
+        <section class="play electronic" aria-labelledby="titre-partie" data-partie=move || state.with(|v| v.id.clone())>
+            <h1 id="titre-partie">{move || state.with(view_title)}</h1>
+            <div class="play-grid">
+                <div class="board-wrap">
+                    <Show
+                        when=move || editing.get()
+                        fallback=move || view! {
+                            <Board
+                                position=position
+                                options=options
+                                last_move=shown_last
+                                on_play=Callback::new(send)
+                                show_numbers=Signal::derive(|| false)
+                                flipped=Signal::derive(move || player.get() == Color::Black)
+                                hint=hinted
+                            />
+                        }
+                    >
+                        <PositionEditor
+                            start=position.get_untracked()
+                            on_done=on_position
+                            on_cancel=Callback::new(move |_| editing.set(false))
+                            busy=pending
+                        />
+                    </Show>
+                </div>
+                <div class="panel">
+                    <div class="lcd" aria-label="Écran de l'appareil">
+                        <p class="lcd-move" data-testid="lcd-coup">{lcd_move}</p>
+                        <p class="lcd-line">
+                            <span data-testid="lcd-numero">{lcd_count}</span>
+                            <span>{move || format!("Trait : {}", side_name(turn.get()))}</span>
+                            <span data-testid="lcd-niveau">{move || format!("Niveau {}", step.get())}</span>
+                        </p>
+                        <p class="lcd-line">
+                            <span class="lcd-thinking" class:on=move || pending.get()>"Réflexion"</span>
+                            <span data-testid="lcd-conseil">{move || hinted.get().map(|h| format!("Conseil {}", h.text))}</span>
+                        </p>
+                    </div>
+                    <p class="status" class:over=move || outcome.get().is_some() data-testid="statut">{status}</p>
+                    <p class="sr-only" aria-live="polite" data-testid="annonce">{move || announce.get()}</p>
+                    {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+                    <Show when=drawn_by_rule>
+                        <button type="button" class="primary" on:click=on_play_on disabled=move || !idle()>"Continuer la partie"</button>
+                    </Show>
+                    <div class="buttons">
+                        <button type="button" on:click=on_take_back
+                            disabled=move || !idle() || !started.get() || back_to.get().is_none() || editing.get()>"Reprendre"</button>
+                        <button type="button" on:click=on_hint
+                            disabled=move || !idle() || !started.get() || !players_turn.get() || editing.get()>"Conseil"</button>
+                        <button type="button" on:click=on_switch
+                            disabled=move || !idle() || outcome.get().is_some() || editing.get()>"Changer de camp"</button>
+                        <button type="button" on:click=on_new disabled=move || !idle()>"Nouvelle partie"</button>
+                        <button type="button" on:click=move |_| editing.update(|e| *e = !*e)
+                            aria-pressed=move || editing.get().to_string() disabled=move || !idle()>"Mettre en place"</button>
+                    </div>
+                    <label class="level">
+                        "Niveau "
+                        <select on:change=on_level disabled=move || !idle()>
+                            {Step::ALL.into_iter().map(|s| view! {
+                                <option value=s.get().to_string() selected=move || step.get() == s.get()>{Level::Ladder(s).label()}</option>
+                            }).collect_view()}
+                        </select>
+                    </label>
+                    <p class="hint">"1 : débutant … 8 : le plus fort. Les parties des dames électroniques ne sont jamais classées."</p>
+                    <MoveList texts=texts/>
+                    <PdnExport text=pdn_text/>
+                </div>
+            </div>
+        </section>
+    }
+}
+
+/// What the live region says after the computer moved.
+fn computer_said(next: &GameView) -> String {
+    let Ok(game) = next.replay() else { return String::new() };
+    let seat = Seat::Against(next.setup.player);
+    let mut text = match last_move(&game) {
+        Some(m) if m.by != next.setup.player => format!("L'ordinateur joue {}.", m.text),
+        _ => String::new(),
+    };
+    if let Some(o) = game.outcome() {
+        text.push(' ');
+        text.push_str(&outcome_text(o, seat, &ELECTRONIC_RULES));
+    }
+    text.trim().to_string()
+}
+
+/// The codes a square cycles through when tapped in the editor.
+const CYCLE: [Option<&str>; 5] = [None, Some("wm"), Some("wk"), Some("bm"), Some("bk")];
+
+/// What the editor calls a piece.
+fn editor_name(code: Option<&str>) -> &'static str {
+    match code {
+        Some("wm") => "pion blanc",
+        Some("wk") => "dame blanche",
+        Some("bm") => "pion noir",
+        Some("bk") => "dame noire",
+        _ => "vide",
+    }
+}
+
+/// The position of the editor's squares as FEN (`W:W31,K40:B5`).
+pub fn editor_fen(squares: &[Option<&'static str>], turn: Color) -> String {
+    let list = |white: bool| {
+        squares
+            .iter()
+            .enumerate()
+            .filter_map(|(i, code)| {
+                let code = (*code)?;
+                (code.starts_with('w') == white)
+                    .then(|| format!("{}{}", if code.ends_with('k') { "K" } else { "" }, i + 1))
+            })
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    format!("{}:W{}:B{}", if turn == Color::White { "W" } else { "B" }, list(true), list(false))
+}
+
+/// The editor's squares for a position.
+fn editor_squares(pos: &AnyPosition) -> Vec<Option<&'static str>> {
+    (1..=pos.layout().squares()).map(|n| pos.piece_at(n).map(|p| p.code())).collect()
+}
+
+/// Sets up a position: tap a square to cycle empty → white man → white
+/// king → black man → black king, or pick a piece in the tray and tap or
+/// drag it onto squares; the keyboard moves with the arrows and cycles with
+/// Enter or Space.
+#[component]
+fn PositionEditor(
+    start: AnyPosition,
+    on_done: Callback<(String, Color)>,
+    on_cancel: Callback<()>,
+    busy: RwSignal<bool>,
+) -> impl IntoView {
+    let layout = Layout { size: 10 };
+    let squares = RwSignal::new(editor_squares(&start));
+    let turn = RwSignal::new(start.turn());
+    let brush = RwSignal::new(None::<Option<&'static str>>);
+    let cursor = RwSignal::new(32u8);
+    let dragging = RwSignal::new(None::<Option<&'static str>>);
+    let set = move |n: SquareNumber| {
+        squares.update(|s| {
+            let at = &mut s[n as usize - 1];
+            *at = match brush.get_untracked() {
+                Some(code) => code,
+                None => CYCLE[(CYCLE.iter().position(|c| c == at).unwrap_or(0) + 1) % CYCLE.len()],
+            };
+        })
+    };
+    let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
+        let key = ev.key();
+        match key.as_str() {
+            "ArrowLeft" | "ArrowRight" | "ArrowUp" | "ArrowDown" => {
+                ev.prevent_default();
+                let next = step_cursor(layout, cursor.get_untracked(), &key, false);
+                cursor.set(next);
+                focus_editor_square(next);
+            }
+            "Enter" | " " => {
+                ev.prevent_default();
+                set(cursor.get_untracked());
+            }
+            _ => {}
+        }
+    };
+    let on_pointerup = move |ev: leptos::ev::PointerEvent| {
+        if let (Some(code), Some(n)) = (dragging.get_untracked(), editor_square_at(ev.client_x(), ev.client_y())) {
+            squares.update(|s| s[n as usize - 1] = code);
+        }
+        dragging.set(None);
+    };
+    let rows = (0..10u8)
+        .map(|r| {
+            let cells = (0..10u8)
+                .map(|c| match layout.square_at(r, c) {
+                    None => view! { <div class="sq light" role="presentation"></div> }.into_any(),
+                    Some(n) => {
+                        let code = move || squares.with(|s| s[n as usize - 1]);
+                        view! {
+                            <div
+                                class="sq dark"
+                                role="gridcell"
+                                data-square=n
+                                tabindex=move || if cursor.get() == n { "0" } else { "-1" }
+                                aria-label=move || format!("{n}, {}", editor_name(code()))
+                                on:click=move |_| {
+                                    cursor.set(n);
+                                    set(n);
+                                }
+                                on:focus=move |_| cursor.set(n)
+                            >
+                                {move || code().map(|c| view! { <span class=format!("piece {c}") data-piece=c aria-hidden="true"></span> })}
+                            </div>
+                        }
+                        .into_any()
+                    }
+                })
+                .collect_view();
+            view! { <div class="row" role="row">{cells}</div> }
+        })
+        .collect_view();
+    let tray = CYCLE
+        .into_iter()
+        .map(|code| {
+            let label = match code {
+                None => "Gomme".to_string(),
+                Some(c) => editor_name(Some(c)).to_string(),
+            };
+            view! {
+                <button
+                    type="button"
+                    class="tray-item"
+                    aria-pressed=move || (brush.get() == Some(code)).to_string()
+                    on:click=move |_| brush.update(|b| *b = if *b == Some(code) { None } else { Some(code) })
+                    on:pointerdown=move |_| dragging.set(Some(code))
+                    data-tray=code.unwrap_or("vide")
+                >
+                    {code.map(|c| view! { <span class=format!("piece {c}") aria-hidden="true"></span> })}
+                    <span class="tray-label">{label}</span>
+                </button>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="editor" on:pointerup=on_pointerup>
+            <div
+                class="board editor-board"
+                role="grid"
+                aria-label="Mise en place : flèches pour se déplacer, Entrée pour changer la pièce de la case."
+                on:keydown=on_keydown
+                data-fen=move || squares.with(|s| editor_fen(s, turn.get()))
+            >
+                {rows}
+            </div>
+            <div class="tray" role="group" aria-label="Pièces à poser">{tray}</div>
+            <div class="buttons">
+                <button type="button" on:click=move |_| squares.set(vec![None; 50])>"Vider le damier"</button>
+                <button type="button" on:click=move |_| {
+                    squares.set(editor_squares(&AnyPosition::initial(Rules::INTERNATIONAL).expect("the start")));
+                    turn.set(Color::White);
+                }>"Position de départ"</button>
+            </div>
+            <div class="field" role="radiogroup" aria-label="Camp au trait">
+                <label class="choice"><input type="radio" name="trait-edition" prop:checked=move || turn.get() == Color::White
+                    on:change=move |_| turn.set(Color::White)/>"Les blancs ont le trait"</label>
+                <label class="choice"><input type="radio" name="trait-edition" prop:checked=move || turn.get() == Color::Black
+                    on:change=move |_| turn.set(Color::Black)/>"Les noirs ont le trait"</label>
+            </div>
+            <p class="hint">"Vous jouerez le camp qui a le trait ; « Changer de camp » fait commencer l'ordinateur."</p>
+            <div class="buttons">
+                <button type="button" class="primary" disabled=move || busy.get()
+                    on:click=move |_| on_done.run((squares.with(|s| editor_fen(s, turn.get())), turn.get()))>"Jouer cette position"</button>
+                <button type="button" on:click=move |_| on_cancel.run(())>"Annuler"</button>
+            </div>
+        </div>
+    }
+}
+
+/// Moves the keyboard focus to an editor square (in the browser).
+#[allow(unused_variables)]
+fn focus_editor_square(square: SquareNumber) {
+    #[cfg(feature = "hydrate")]
+    {
+        use wasm_bindgen::JsCast;
+        if let Some(el) = document()
+            .query_selector(&format!(".editor-board [data-square='{square}']"))
+            .ok()
+            .flatten()
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = el.focus();
+        }
+    }
+}
+
+/// The editor square under a pointer (in the browser).
+#[allow(unused_variables)]
+fn editor_square_at(x: i32, y: i32) -> Option<SquareNumber> {
+    #[cfg(feature = "hydrate")]
+    {
+        let el = document().element_from_point(x as f32, y as f32)?;
+        let square = el.closest(".editor-board [data-square]").ok().flatten()?;
+        return square.get_attribute("data-square")?.parse::<u8>().ok();
+    }
+    #[allow(unreachable_code)]
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_editor_writes_fen_the_engine_reads() {
+        let start = AnyPosition::initial(Rules::INTERNATIONAL).unwrap();
+        let squares = editor_squares(&start);
+        assert_eq!(editor_fen(&squares, Color::White), "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20");
+        let mut squares = vec![None; 50];
+        squares[46] = Some("wk");
+        squares[3] = Some("bk");
+        squares[29] = Some("wm");
+        let fen = editor_fen(&squares, Color::Black);
+        assert_eq!(fen, "B:W30,K47:BK4");
+        assert_eq!(AnyPosition::from_fen(&fen, Rules::INTERNATIONAL).unwrap().to_fen(), "B:W30,K47:BK4");
+    }
+
+    #[test]
+    fn take_back_goes_to_the_players_last_turn() {
+        let mut game = AnyGame::new(AnyPosition::initial(Rules::INTERNATIONAL).unwrap());
+        assert_eq!(take_back_target(&game, Color::White), None);
+        for mv in ["32-28", "19-23", "28x19{23}"] {
+            game.play_long(mv).unwrap();
+        }
+        assert_eq!(take_back_target(&game, Color::White), Some(2), "the player's capture goes");
+        game.play_long("14x23{19}").unwrap();
+        assert_eq!(take_back_target(&game, Color::White), Some(2), "the reply and the player's move");
+        assert_eq!(take_back_target(&game, Color::Black), Some(3));
+    }
+}
