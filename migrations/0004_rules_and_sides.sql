@@ -22,7 +22,9 @@ CREATE TABLE games_rebuilt (
     bot_version     INTEGER NOT NULL DEFAULT 1,
     rules           TEXT NOT NULL DEFAULT 'international,repetition=0,move_limit=150', -- engine::Rules text form
     player_color    TEXT NOT NULL DEFAULT 'white' CHECK (player_color IN ('white', 'black')),
-    played_on       INTEGER NOT NULL DEFAULT 0  -- played on past the electronic board's endgame draw
+    played_on       INTEGER NOT NULL DEFAULT 0, -- played on past the electronic board's endgame draw
+    revision        INTEGER NOT NULL DEFAULT 0  -- bumped by every write: a take-back lowers ply_count, so
+                                                -- a write made from an older read checks this too
 );
 
 INSERT INTO games_rebuilt (id, player_id, kind, day, level, seed, start_fen, ply_count, outcome, active_ms,

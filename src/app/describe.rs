@@ -6,33 +6,25 @@ use super::input::SquareNumber;
 use crate::engine::any::{AnyGame, MoveChoice};
 use crate::engine::bot::Level;
 use crate::engine::{Color, Outcome, Preset, Promotion, Rules};
+use crate::protocol::game::variant_of;
 use crate::protocol::{GameKind, GameView};
 
 /// A game's name: "Défi du 29 novembre 2026", "Partie libre, niveau Fort",
 /// "Dames anglaises, niveau Fort", "1 contre 1 — Dames russes".
 pub fn game_title(kind: GameKind, day: &str, level: Level, rules: &Rules) -> String {
-    match (kind, preset_of(rules)) {
+    match (kind, variant_of(rules)) {
         (GameKind::Daily, _) => format!("Défi du {}", french_date(day)),
         (GameKind::Free, Some(Preset::International)) => format!("Partie libre, niveau {}", level.label()),
         (GameKind::Free, _) => format!("{}, niveau {}", variant_name(rules), level.label()),
         (GameKind::TwoPlayers, _) => format!("1 contre 1 — {}", variant_name(rules)),
-        (GameKind::Electronic, _) => format!("Dames électroniques — {}", level.label()),
+        (GameKind::Electronic, _) => format!("Dames électroniques, niveau {}", level.name()),
     }
 }
 
 /// "Dames internationales", "Dames anglaises", "Dames russes", "Dames
 /// brésiliennes", or "Règles personnalisées".
 pub fn variant_name(rules: &Rules) -> &'static str {
-    preset_of(rules).map_or("Règles personnalisées", preset_name)
-}
-
-/// The variant of `rules`; the daily challenge's are international (its
-/// move limit and lack of a repetition rule are its own, not a custom set).
-pub fn preset_of(rules: &Rules) -> Option<Preset> {
-    if *rules == Rules::DAILY {
-        return Some(Preset::International);
-    }
-    rules.preset()
+    variant_of(rules).map_or("Règles personnalisées", preset_name)
 }
 
 pub const fn preset_name(preset: Preset) -> &'static str {
@@ -137,8 +129,8 @@ pub fn last_move(game: &AnyGame) -> Option<ShownMove> {
     game.last_move().map(|(by, mv)| ShownMove::new(by, mv))
 }
 
-/// The game as a PDN file; `computer` is the side the computer played, if
-/// it played one.
+/// The game as a PDN file, its players named after the game's kind and
+/// the player's side.
 pub fn pdn(game: &AnyGame, view: &GameView) -> String {
     let result = match game.outcome() {
         Some(Outcome::Win { winner: Color::White, .. }) => "2-0",

@@ -7,7 +7,7 @@ use super::board::{step_cursor, Board};
 use super::describe::{last_move, pdn, view_title, ShownMove};
 use super::input::{MoveOptions, SquareNumber};
 use super::panel::{MoveList, PdnExport};
-use super::play::{new_game, outcome_text, play_move, side_name, start_game, Seat};
+use super::play::{answer_announcement, new_game, outcome_text, play_move, reload_game, side_name, start_game, Seat};
 use crate::engine::any::{AnyGame, AnyPosition, Layout, MoveChoice};
 use crate::engine::bot::{Level, Step};
 use crate::engine::{Color, DrawReason, Outcome, Rules};
@@ -133,7 +133,7 @@ pub fn ElectronicScreen(initial: GameView) -> impl IntoView {
                     announce.set(said(&next));
                     state.set(next);
                 }
-                Err(e) => error.set(Some(e.to_string())),
+                Err(e) => catch_up(e, state, error).await,
             }
             pending.set(false);
         });
@@ -160,7 +160,7 @@ pub fn ElectronicScreen(initial: GameView) -> impl IntoView {
                 }
                 Err(e) => {
                     state.set(view);
-                    error.set(Some(e.to_string()));
+                    catch_up(e, state, error).await;
                 }
             }
             pending.set(false);
@@ -210,6 +210,7 @@ pub fn ElectronicScreen(initial: GameView) -> impl IntoView {
         }
     };
     let on_new = move |_| {
+        editing.set(false);
         let level = state.with_untracked(|v| v.setup.level);
         update(Box::pin(new_game(GameKind::Electronic, ELECTRONIC_RULES.to_string(), level, Color::White)), |_| {
             "Nouvelle partie.".into()
@@ -239,13 +240,21 @@ pub fn ElectronicScreen(initial: GameView) -> impl IntoView {
 
     let status = move || match outcome.get() {
         Some(o) => outcome_text(o, Seat::Against(player.get()), &ELECTRONIC_RULES),
-        None if pending.get() => "L'ordinateur réfléchit…".into(),
+        None if pending.get() && turn.get() != player.get() => "L'ordinateur réfléchit…".into(),
+        None if pending.get() => "Un instant…".into(),
         None if players_turn.get() => format!("À vous de jouer ({}).", side_name(player.get())),
         None => format!("Au tour de l'ordinateur ({}).", side_name(turn.get())),
     };
     let lcd_move =
         move || shown_last.get().filter(|m| m.by != player.get()).map_or_else(|| "--".to_string(), |m| m.text);
-    let lcd_count = move || format!("Coup {}", game.with(|g| g.ply_count()) / 2 + 1);
+    // Move numbers count from White's move, as on the board's display; a
+    // position set up with Black to move starts with Black's half.
+    let lcd_count = move || {
+        game.with(|g| {
+            let black_first = usize::from(g.start().turn() == Color::Black);
+            format!("Coup {}", (g.ply_count() + black_first) / 2 + 1)
+        })
+    };
     let drawn_by_rule = move || outcome.get() == Some(Outcome::Draw(DrawReason::EndgameLimit));
     let idle = move || !pending.get();
 
@@ -325,17 +334,19 @@ pub fn ElectronicScreen(initial: GameView) -> impl IntoView {
 
 /// What the live region says after the computer moved.
 fn computer_said(next: &GameView) -> String {
-    let Ok(game) = next.replay() else { return String::new() };
-    let seat = Seat::Against(next.setup.player);
-    let mut text = match last_move(&game) {
-        Some(m) if m.by != next.setup.player => format!("L'ordinateur joue {}.", m.text),
-        _ => String::new(),
-    };
-    if let Some(o) = game.outcome() {
-        text.push(' ');
-        text.push_str(&outcome_text(o, seat, &ELECTRONIC_RULES));
+    answer_announcement(next, Seat::Against(next.setup.player))
+}
+
+/// After a refused request: the error, and on a conflict (another tab
+/// changed the game) the game as the server has it.
+async fn catch_up(e: AppError, state: RwSignal<GameView>, error: RwSignal<Option<String>>) {
+    if e == AppError::Conflict {
+        let id = state.with_untracked(|v| v.id.clone());
+        if let Ok(current) = reload_game(id).await {
+            state.set(current);
+        }
     }
-    text.trim().to_string()
+    error.set(Some(e.to_string()));
 }
 
 /// The codes a square cycles through when tapped in the editor.

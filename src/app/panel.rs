@@ -7,7 +7,7 @@ use super::describe::view_title;
 use super::play::clock_text;
 use crate::engine::any::AnyPosition;
 use crate::engine::Preset;
-use crate::protocol::game::ranked_variant;
+use crate::protocol::game::{free_board_href, ranked_variant};
 use crate::protocol::{move_text_error_fr, AppError, GameKind, GameView, ScoreView};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -29,7 +29,8 @@ pub fn StatusLine(text: Signal<String>, over: Signal<bool>) -> impl IntoView {
 }
 
 /// The clock and the pieces left on each side, each side named as the
-/// player sees it ("Vos pièces", "Pièces de l'ordinateur", "Blancs").
+/// player sees it ("Vos pièces", "Pièces de l'ordinateur", "Pièces
+/// blanches").
 #[component]
 pub fn Facts(
     clock: Signal<String>,
@@ -173,10 +174,9 @@ pub fn WinPanel(score: ScoreView, state: RwSignal<GameView>) -> impl IntoView {
         clock_text(score.seconds * 1000),
         score.score
     );
-    let board_link = match (kind, variant) {
-        (GameKind::Daily, _) => "/classement".to_string(),
-        (_, Some(Preset::International) | None) => format!("/classement?niveau={}", level.name()),
-        (_, Some(variant)) => format!("/classement?niveau={}&variante={}", level.name(), variant.name()),
+    let board_link = match kind {
+        GameKind::Daily => "/classement".to_string(),
+        _ => free_board_href(level, variant.unwrap_or(Preset::International)),
     };
     let rank = score.rank.map(|r| match kind {
         GameKind::Daily => format!("Votre rang aujourd'hui : {r} (meilleur score du jour : {}).", score.best),

@@ -9,6 +9,7 @@ use super::panel::{Facts, GameButtons, MoveList, PdnExport, StatusLine, TypedMov
 use crate::engine::any::AnyGame;
 use crate::engine::bot::Level;
 use crate::engine::{Color, DrawReason, Outcome, Rules, WinReason};
+use crate::protocol::game::ENDGAME_LIMIT_MOVES;
 use crate::protocol::{AppError, GameKind, GameSetup, GameView};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -164,7 +165,9 @@ pub fn outcome_text(outcome: Outcome, seat: Seat, rules: &Rules) -> String {
         (Outcome::Draw(DrawReason::Repetition), _) => "Partie nulle : la même position est revenue trois fois.".into(),
         (Outcome::Draw(DrawReason::Agreement), _) => "Partie nulle d'un commun accord.".into(),
         (Outcome::Draw(DrawReason::EndgameLimit), _) => {
-            "Partie nulle : une dame seule contre trois dames au plus, sans gain en 10 coups de chaque côté.".into()
+            format!(
+                "Partie nulle : une dame seule contre trois dames au plus, sans gain en {ENDGAME_LIMIT_MOVES} coups de chaque côté."
+            )
         }
     }
 }
@@ -332,6 +335,7 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
         let (kind, mut setup) = state.with_untracked(|v| (v.kind, v.setup.clone()));
         setup.level = chosen_level.get_untracked();
         pending.set(true);
+        error.set(None);
         spawn_local(async move {
             match new_game(kind, setup.rules, setup.level, setup.player).await {
                 Ok(next) => {
@@ -442,7 +446,7 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
 
 /// What the live region says after the server's answer: the computer's
 /// move, and how the game ended if it did.
-fn answer_announcement(next: &GameView, seat: Seat) -> String {
+pub fn answer_announcement(next: &GameView, seat: Seat) -> String {
     let Ok(game) = next.replay() else { return String::new() };
     let mut text = match (seat, last_move(&game)) {
         (Seat::Against(me), Some(m)) if m.by != me => format!("L'ordinateur joue {}.", m.text),
@@ -484,19 +488,19 @@ fn DrawOffer(
     error: RwSignal<Option<String>>,
     announce: RwSignal<String>,
 ) -> impl IntoView {
-    // The side that offered, on the ply it offered at.
-    let offer = RwSignal::new(None::<(Color, usize)>);
-    let plies = Memo::new(move |_| state.with(|v| v.moves.len()));
-    // A move played declines the offer.
+    // The side that offered, in which game and on which ply.
+    let offer = RwSignal::new(None::<(Color, (String, usize))>);
+    let at = Memo::new(move |_| state.with(|v| (v.id.clone(), v.moves.len())));
+    // A move played (or a new game) declines the offer.
     Effect::new(move |_| {
-        let now = plies.get();
-        if offer.with_untracked(|o| o.is_some_and(|(_, at)| at != now)) {
+        let now = at.get();
+        if offer.with_untracked(|o| o.as_ref().is_some_and(|(_, made)| *made != now)) {
             offer.set(None);
         }
     });
     let make_offer = move |_| {
         let side = turn.get_untracked();
-        offer.set(Some((side, plies.get_untracked())));
+        offer.set(Some((side, at.get_untracked())));
         announce.set(format!("Les {} proposent la nulle.", side_name(side)));
     };
     let accept = move |_| {

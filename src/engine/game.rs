@@ -148,7 +148,7 @@ impl<G: Geometry> Game<G> {
         game
     }
 
-    /// Plies played in the one-king endgame so far (0 outside it).
+    /// Plies played since the one-king endgame was reached (0 outside it).
     pub fn endgame_plies(&self) -> u32 {
         self.endgame_plies
     }
@@ -238,10 +238,13 @@ impl<G: Geometry> Game<G> {
             Color::White => self.moves_by_white += 1,
             Color::Black => self.moves_by_black += 1,
         }
+        // Counted from the endgame's first position: the move that reaches
+        // it (a capture, a crowning) is not one of the moves allowed.
+        let in_endgame = is_one_king_endgame(&self.position) && is_one_king_endgame(&next);
+        self.endgame_plies = if in_endgame { self.endgame_plies + 1 } else { 0 };
         self.moves.push(*mv);
         self.position = next;
         self.since_progress.push(next);
-        self.endgame_plies = if is_one_king_endgame(&next) { self.endgame_plies + 1 } else { 0 };
         self.outcome = self.judge();
         Ok(())
     }
@@ -520,5 +523,17 @@ mod tests {
         assert!(!is_one_king_endgame(&fen("W:WK47,K48,K49,K50:BK4")), "four kings");
         assert!(!is_one_king_endgame(&fen("W:WK47,48:BK4")), "a man");
         assert!(!is_one_king_endgame(&fen("W:WK47,K48:BK4,K3")), "two kings each");
+    }
+
+    #[test]
+    fn the_move_that_reaches_the_endgame_does_not_count() {
+        // White takes the black man: one king against three from then on.
+        let rules = Rules { repetition: false, ..Rules::INTERNATIONAL };
+        let start = Position::<Ten>::from_fen_with("W:WK47,K48,K50:BK4,28", rules).unwrap();
+        let mut game = Game::with_endgame_limit(start, 10);
+        game.play_text("50x6").unwrap();
+        assert_eq!(game.endgame_plies(), 0);
+        game.play_text("4-10").unwrap();
+        assert_eq!(game.endgame_plies(), 1);
     }
 }

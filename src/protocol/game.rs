@@ -160,14 +160,29 @@ impl GameSetup {
     }
 }
 
+/// The variant `rules` are; the daily challenge's count as international
+/// (its move limit and lack of a repetition rule are its own, not a custom
+/// set).
+pub fn variant_of(rules: &Rules) -> Option<Preset> {
+    if *rules == Rules::DAILY {
+        return Some(Preset::International);
+    }
+    rules.preset()
+}
+
 /// The variant whose free-game leaderboards a game with `rules` belongs
 /// to: international (the daily rules included, which free games were
 /// played under before variants existed), English or Russian.
 pub fn ranked_variant(rules: &Rules) -> Option<Preset> {
-    if *rules == Rules::DAILY {
-        return Some(Preset::International);
+    variant_of(rules).filter(|p| *p != Preset::Brazilian)
+}
+
+/// The address of a free-game leaderboard.
+pub fn free_board_href(level: Level, variant: Preset) -> String {
+    match variant {
+        Preset::International => format!("/classement?niveau={}", level.name()),
+        _ => format!("/classement?niveau={}&variante={}", level.name(), variant.name()),
     }
-    rules.preset().filter(|p| *p != Preset::Brazilian)
 }
 
 fn clip(text: &str) -> String {

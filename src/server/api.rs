@@ -230,6 +230,7 @@ pub async fn sweep_unscored(db: &Db) -> ServerResult<usize> {
 }
 
 pub async fn resign(ctx: &RequestContext, game_id: String) -> ServerResult<GameView> {
+    ctx.limits.check_move(&ctx.player, ctx.address)?;
     let player = ctx.player.clone();
     ctx.db.run(move |c| games::resign(c, &game_id, &player, now_ms()).and_then(|g| full_view(c, &g))).await
 }
@@ -327,6 +328,7 @@ async fn load_own(ctx: &RequestContext, game_id: String) -> ServerResult<GameRec
 
 /// The two players of a two-player game agree to a draw.
 pub async fn agree_draw(ctx: &RequestContext, game_id: String, ply: usize) -> ServerResult<GameView> {
+    ctx.limits.check_move(&ctx.player, ctx.address)?;
     let player = ctx.player.clone();
     ctx.db.run(move |c| games::agree_draw(c, &game_id, &player, ply, now_ms()).and_then(|g| full_view(c, &g))).await
 }

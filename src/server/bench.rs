@@ -121,6 +121,7 @@ pub async fn run(out: &mut dyn Write) -> Result<(), Box<dyn std::error::Error>> 
         last_answer_ms: 0,
         created_at: 0,
         played_on: false,
+        revision: 0,
     };
     let (mut legality, mut verified, mut one_thread) = (Vec::new(), Vec::new(), Vec::new());
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());

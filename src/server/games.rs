@@ -1,7 +1,9 @@
-//! Games against the computer or between two people on one device:
-//! creating them, replaying and extending them with the engine under their
-//! own rules, storing every ply (and the player's row with their first game:
-//! nothing is stored for a player who only looks). The server trusts nothing
+//! Games against the computer, between two people on one device, and on
+//! the electronic board (with its take-backs, hints, side switches and
+//! playing on past its endgame draw): creating them, replaying and
+//! extending them with the engine under their own rules, storing every ply
+//! (and the player's row with their first game: nothing is stored for a
+//! player who only looks). The server trusts nothing
 //! the browser sends: each request replays the stored moves, checks the new
 //! one, and computes the computer's reply itself.
 
@@ -36,6 +38,9 @@ pub struct GameRecord {
     pub created_at: i64,
     /// On the electronic board: played on past its endgame draw.
     pub played_on: bool,
+    /// Bumped by every write. The ply count alone cannot tell a stale write
+    /// once a take-back has lowered it: writes check both.
+    pub revision: i64,
 }
 
 impl GameRecord {
@@ -138,6 +143,7 @@ pub fn new_record(new: NewGame<'_>) -> ServerResult<Played> {
         last_answer_ms: new.now_ms,
         created_at: new.now_ms,
         played_on: false,
+        revision: 0,
     };
     let mut game = record.replay()?;
     if new.start_fen.is_some() && game.is_over() {
@@ -146,16 +152,8 @@ pub fn new_record(new: NewGame<'_>) -> ServerResult<Played> {
         )
         .into());
     }
-    let mut added = Vec::new();
-    if record.computer_side() == Some(game.turn()) {
-        if let Some(reply) = game.bot_reply(record.level(), record.seed) {
-            play_computed(&mut game, &reply)?;
-            added.push((reply, None));
-        }
-    }
-    record.moves = added.iter().map(|(m, _)| m.clone()).collect();
-    record.outcome = game.outcome();
-    Ok(Played { record, added, expected_plies: 0, expected_outcome: None })
+    let added = computer_moves_if_its_turn(&mut record, &mut game)?;
+    Ok(Played { record, added, expected_plies: 0, expected_outcome: None, expected_revision: 0 })
 }
 
 /// Stores a new game with its first plies, and the player's row if this is
@@ -211,7 +209,9 @@ pub fn new_record_with_move(new: NewGame<'_>, first: PlayerMove<'_>) -> ServerRe
     let opening = new_record(new)?;
     let mut played = apply_player_move(&opening.record, &opening.record.player_id, first, now_ms)?;
     played.added.splice(0..0, opening.added);
+    // Stored by `insert_new`, as a new game.
     played.expected_plies = 0;
+    played.record.revision = 0;
     Ok(played)
 }
 
@@ -234,7 +234,7 @@ pub fn load(conn: &Connection, id: &str) -> ServerResult<Option<GameRecord>> {
     let row = conn
         .query_row(
             "SELECT id, player_id, kind, day, level, seed, start_fen, outcome, active_ms, last_answer_ms, created_at,
-                    bot_version, rules, player_color, played_on
+                    bot_version, rules, player_color, played_on, revision
              FROM games WHERE id = ?1",
             [id],
             |r| {
@@ -254,6 +254,7 @@ pub fn load(conn: &Connection, id: &str) -> ServerResult<Option<GameRecord>> {
                     r.get::<_, String>(12)?,
                     r.get::<_, String>(13)?,
                     r.get::<_, bool>(14)?,
+                    r.get::<_, i64>(15)?,
                 ))
             },
         )
@@ -274,6 +275,7 @@ pub fn load(conn: &Connection, id: &str) -> ServerResult<Option<GameRecord>> {
         rules,
         player_color,
         played_on,
+        revision,
     )) = row
     else {
         return Ok(None);
@@ -306,6 +308,7 @@ pub fn load(conn: &Connection, id: &str) -> ServerResult<Option<GameRecord>> {
         last_answer_ms,
         created_at,
         played_on,
+        revision,
     }))
 }
 
@@ -345,6 +348,29 @@ pub struct Played {
     /// The outcome it must still have (none, but for playing on past the
     /// electronic board's endgame draw).
     pub expected_outcome: Option<Outcome>,
+    /// The revision it must still have: the one read.
+    pub expected_revision: i64,
+}
+
+impl Played {
+    /// `next`, computed from `read`, to store over it: the write applies
+    /// only if the stored game is still `read` (same plies, outcome and
+    /// revision), and makes the next revision.
+    fn after(
+        read: &GameRecord,
+        mut next: GameRecord,
+        added: Vec<(String, Option<u64>)>,
+        outcome: Option<Outcome>,
+    ) -> Played {
+        next.revision = read.revision + 1;
+        Played {
+            record: next,
+            added,
+            expected_plies: read.moves.len(),
+            expected_outcome: outcome,
+            expected_revision: read.revision,
+        }
+    }
 }
 
 /// What the player sent with a move.
@@ -394,19 +420,13 @@ pub fn apply_player_move(
         other => AppError::IllegalMove(other.to_string()),
     })?;
     let think = clamp_think_ms(think_ms, now_ms - record.last_answer_ms);
-    let mut added = vec![(played, Some(think))];
-    if record.computer_side() == Some(game.turn()) {
-        if let Some(reply) = game.bot_reply(record.level(), record.seed) {
-            play_computed(&mut game, &reply)?;
-            added.push((reply, None));
-        }
-    }
     let mut next = record.clone();
-    next.moves.extend(added.iter().map(|(m, _)| m.clone()));
-    next.outcome = game.outcome();
+    next.moves.push(played.clone());
+    let mut added = vec![(played, Some(think))];
+    added.extend(computer_moves_if_its_turn(&mut next, &mut game)?);
     next.active_ms += think;
     next.last_answer_ms = now_ms;
-    Ok(Played { record: next, added, expected_plies: record.moves.len(), expected_outcome: None })
+    Ok(Played::after(record, next, added, None))
 }
 
 /// An electronic-board game of `player_id`, still going unless
@@ -434,8 +454,9 @@ fn electronic_game(
     Ok(game)
 }
 
-/// The computer plays the side to move if it is its turn: after switching
-/// sides, playing on, or changing level.
+/// The computer plays the side to move if it is its turn (after the
+/// player's move, at a game's start, after switching sides or playing on),
+/// and the record takes the move and the outcome.
 fn computer_moves_if_its_turn(record: &mut GameRecord, game: &mut AnyGame) -> ServerResult<Vec<(String, Option<u64>)>> {
     let mut added = Vec::new();
     if record.computer_side() == Some(game.turn()) {
@@ -457,7 +478,7 @@ pub fn switch_sides(record: &GameRecord, player_id: &str, seen_plies: usize, now
     next.setup.player = !game.turn();
     next.last_answer_ms = now_ms;
     let added = computer_moves_if_its_turn(&mut next, &mut game)?;
-    Ok(Played { record: next, added, expected_plies: seen_plies, expected_outcome: None })
+    Ok(Played::after(record, next, added, None))
 }
 
 /// Electronic board: the computer plays at `level` (a step of the ladder)
@@ -468,7 +489,7 @@ pub fn set_level(record: &GameRecord, player_id: &str, seen_plies: usize, level:
     next.setup = GameSetup { level, ..record.setup.clone() }
         .for_kind(GameKind::Electronic)
         .map_err(|e| AppError::BadRequest(e.0))?;
-    Ok(Played { record: next, added: Vec::new(), expected_plies: seen_plies, expected_outcome: record.outcome })
+    Ok(Played::after(record, next, Vec::new(), record.outcome))
 }
 
 /// Electronic board, "Continuer la partie": play on past the endgame
@@ -484,7 +505,7 @@ pub fn play_on(record: &GameRecord, player_id: &str, seen_plies: usize, now_ms: 
     next.played_on = true;
     next.last_answer_ms = now_ms;
     let added = computer_moves_if_its_turn(&mut next, &mut game)?;
-    Ok(Played { record: next, added, expected_plies: seen_plies, expected_outcome: declared })
+    Ok(Played::after(record, next, added, declared))
 }
 
 /// Electronic board, "Reprendre": the game goes back to `to_ply` plies,
@@ -504,18 +525,20 @@ pub fn take_back(
     }
     let mut next = record.clone();
     next.moves.truncate(to_ply);
-    // Playing on past a draw is a choice made later in the game.
-    next.played_on = false;
+    // The replay plays on past the endgame draw if the players chose to;
+    // a choice made later than `to_ply` is taken back with the moves.
     let game = next.replay()?;
+    next.played_on = game.has_played_on();
     next.outcome = game.outcome();
     if next.computer_side() == Some(game.turn()) || game.is_over() {
         return Err(AppError::BadRequest("on reprend jusqu'à un coup du joueur".into()).into());
     }
+    next.revision += 1;
     let tx = conn.transaction()?;
     let changed = tx.execute(
-        "UPDATE games SET ply_count = ?2, outcome = NULL, finished_at = NULL, played_on = 0
-             WHERE id = ?1 AND ply_count = ?3",
-        params![id, to_ply as i64, seen_plies as i64],
+        "UPDATE games SET ply_count = ?2, outcome = NULL, finished_at = NULL, played_on = ?4, revision = revision + 1
+             WHERE id = ?1 AND ply_count = ?3 AND revision = ?5",
+        params![id, to_ply as i64, seen_plies as i64, next.played_on, record.revision],
     )?;
     if changed != 1 {
         return Err(AppError::Conflict.into());
@@ -552,8 +575,8 @@ pub fn save_played(conn: &mut Connection, played: &Played) -> ServerResult<()> {
     let changed = tx.execute(
         "UPDATE games SET ply_count = ?2, outcome = ?3, active_ms = ?4, last_answer_ms = ?5,
                     finished_at = CASE WHEN ?3 IS NULL THEN NULL ELSE ?5 END,
-                    player_color = ?7, level = ?8, played_on = ?9
-             WHERE id = ?1 AND ply_count = ?6 AND outcome IS ?10",
+                    player_color = ?7, level = ?8, played_on = ?9, revision = revision + 1
+             WHERE id = ?1 AND ply_count = ?6 AND outcome IS ?10 AND revision = ?11",
         params![
             r.id,
             r.moves.len() as i64,
@@ -565,6 +588,7 @@ pub fn save_played(conn: &mut Connection, played: &Played) -> ServerResult<()> {
             r.level().name(),
             r.played_on,
             played.expected_outcome.map(outcome_json),
+            played.expected_revision,
         ],
     )?;
     if changed != 1 {
@@ -624,8 +648,9 @@ fn end_by_players(
     }
     let outcome = decide(&record, &game)?;
     let changed = conn.execute(
-        "UPDATE games SET outcome = ?2, finished_at = ?3 WHERE id = ?1 AND outcome IS NULL AND ply_count = ?4",
-        params![id, outcome_json(outcome), now_ms, record.moves.len() as i64],
+        "UPDATE games SET outcome = ?2, finished_at = ?3, revision = revision + 1
+             WHERE id = ?1 AND outcome IS NULL AND ply_count = ?4 AND revision = ?5",
+        params![id, outcome_json(outcome), now_ms, record.moves.len() as i64, record.revision],
     )?;
     if changed != 1 {
         return Err(AppError::Conflict.into());
@@ -981,6 +1006,15 @@ mod tests {
         let again = play(&db, &back.id, "p1", "33-29", 5_000).unwrap();
         assert_eq!(again.moves[0], "33-29", "another line from there");
 
+        // A write computed before a take-back cannot land after it, even
+        // once the game is back at the same number of plies.
+        let reply = again.replay().unwrap().choices()[0].long.clone();
+        let stale =
+            apply_player_move(&again, "p1", PlayerMove { seen_plies: 2, text: &reply, think_ms: 1 }, 6_000).unwrap();
+        db.run_blocking(|c| take_back(c, &back.id, "p1", 2, 0)).unwrap();
+        play(&db, &back.id, "p1", "33-29", 7_000).unwrap();
+        assert_eq!(db.run_blocking(|c| save_played(c, &stale)).map_err(AppError::from), Err(AppError::Conflict));
+
         // A free game has none of this.
         let free = new_game(&db, None);
         assert!(matches!(save(&db, switch_sides(&free, "p1", 0, 1)), Err(AppError::BadRequest(_))));
@@ -1056,6 +1090,7 @@ mod tests {
             added: record.moves.iter().map(|m| (m.clone(), None)).collect(),
             expected_plies: 0,
             expected_outcome: None,
+            expected_revision: 0,
         };
         db.run_blocking(|c| {
             c.execute("DELETE FROM games WHERE id = ?1", [&record.id]).unwrap();
@@ -1074,5 +1109,15 @@ mod tests {
         );
         let next = play(&db, &record.id, "p1", &on.replay().unwrap().choices()[0].long, 4_000).unwrap();
         assert_eq!(next.moves.len(), 22, "the computer answers again: {:?}", next.outcome);
+        // Taking back past the moves played on keeps the choice to play on.
+        let back = db.run_blocking(|c| take_back(c, &record.id, "p1", 22, 20)).map_err(AppError::from).unwrap();
+        assert!(back.played_on && back.outcome.is_none());
+        assert_eq!(
+            play(&db, &record.id, "p1", &back.replay().unwrap().choices()[0].long, 5_000).unwrap().moves.len(),
+            22
+        );
+        // Taking back to before the draw undoes the choice too.
+        let before = db.run_blocking(|c| take_back(c, &record.id, "p1", 22, 18)).map_err(AppError::from).unwrap();
+        assert!(!before.played_on);
     }
 }

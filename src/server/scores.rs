@@ -267,6 +267,7 @@ mod tests {
             last_answer_ms: 0,
             created_at: 0,
             played_on: false,
+            revision: 0,
         }
     }
 

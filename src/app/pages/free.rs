@@ -1,9 +1,9 @@
 //! `/partie-libre`: a game against the computer, set up by the address
 //! (`?regles=english&niveau=fort&couleur=noirs`) or the latest one.
 
-use crate::app::pages::setup::{SetupForm, SetupMode};
+use crate::app::pages::setup::{refused, SetupMode};
 use crate::app::play::Play;
-use crate::protocol::{AppError, GameKind, GameSetup};
+use crate::protocol::{GameKind, GameSetup};
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
@@ -47,18 +47,5 @@ pub fn ranking_note(setup: &GameSetup) -> &'static str {
         "Partie non classée : seules les parties avec les blancs sont classées."
     } else {
         "Partie non classée : seules les variantes internationale, anglaise et russe sont classées."
-    }
-}
-
-/// A set-up the address got wrong: the set-up form, with the reason in
-/// French, served as a 400.
-pub fn refused(mode: SetupMode, why: String) -> impl IntoView {
-    crate::app::set_page_status(&AppError::BadRequest(why.clone()));
-    view! {
-        <section class="text-page setup">
-            <h1>"Réglages de la partie"</h1>
-            <p class="error" role="alert" data-testid="erreur-reglages">{why}</p>
-            <SetupForm mode=mode rules=crate::engine::Rules::INTERNATIONAL/>
-        </section>
     }
 }

@@ -5,6 +5,7 @@ use crate::app::describe::{french_date, game_title, preset_name};
 use crate::app::play::clock_text;
 use crate::engine::bot::Level;
 use crate::engine::{Preset, Rules};
+use crate::protocol::game::free_board_href;
 use crate::protocol::{AppError, BoardKey, GameKind, LeaderboardView, ScoreLine};
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -30,13 +31,6 @@ fn variant_param(name: Option<String>) -> Option<Preset> {
     name.and_then(|n| RANKED.into_iter().find(|p| p.name() == n))
 }
 
-fn board_href(level: Level, variant: Preset) -> String {
-    match variant {
-        Preset::International => format!("/classement?niveau={}", level.name()),
-        _ => format!("/classement?niveau={}&variante={}", level.name(), variant.name()),
-    }
-}
-
 #[component]
 pub fn LeaderboardPage() -> impl IntoView {
     let query = use_query_map();
@@ -54,7 +48,7 @@ pub fn LeaderboardPage() -> impl IntoView {
                 <a href="/classement" aria-current=move || params().1.is_none().then_some("page")>"Défi du jour"</a>
                 {Level::ALL.into_iter().map(|l| view! {
                     <a
-                        href=board_href(l, params().2.unwrap_or(Preset::International))
+                        href=free_board_href(l, params().2.unwrap_or(Preset::International))
                         aria-current=move || (params().1 == Some(l)).then_some("page")
                     >{format!("Libre — {}", l.label())}</a>
                 }).collect_view()}
@@ -62,7 +56,7 @@ pub fn LeaderboardPage() -> impl IntoView {
             <nav class="tabs" aria-label="Variantes des parties libres">
                 {RANKED.into_iter().map(|v| view! {
                     <a
-                        href=board_href(params().1.unwrap_or_default(), v)
+                        href=free_board_href(params().1.unwrap_or_default(), v)
                         aria-current=move || {
                             let (_, level, variant) = params();
                             (level.is_some() && variant.unwrap_or(Preset::International) == v).then_some("page")

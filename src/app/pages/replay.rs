@@ -59,7 +59,7 @@ fn Replay(game: GameView) -> impl IntoView {
     let flipped = seat == Seat::Against(crate::engine::Color::Black);
     let title = view_title(&game);
     let rules = replayed.rules();
-    let played_on =
+    let started_line =
         format!("{}. Partie commencée le {}.", variant_name(&rules), crate::app::describe::french_date(&game.day));
     let result = replayed.outcome().map(|o| outcome_text(o, seat, &rules)).unwrap_or_else(|| "Partie en cours.".into());
     let score = game
@@ -85,7 +85,7 @@ fn Replay(game: GameView) -> impl IntoView {
                 </div>
                 <div class="panel">
                     <p class="status over">{result}</p>
-                    <p>{played_on}</p>
+                    <p>{started_line}</p>
                     {score.map(|s| view! { <p data-testid="score">{s}</p> })}
                     <p aria-live="polite" data-testid="coup-affiche">
                         {move || match ply.get() {

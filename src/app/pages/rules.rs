@@ -2,9 +2,9 @@
 //! the notation, diagrams drawn on the server), eight strategy tips and the
 //! questions players ask.
 
-use crate::app::describe::{preset_name, promotion_text};
+use crate::app::describe::{preset_name, rule_lines};
 use crate::app::diagram::{self, Diagram};
-use crate::engine::{Color, Preset, Rules};
+use crate::engine::Preset;
 use leptos::prelude::*;
 use leptos_meta::Title;
 
@@ -27,7 +27,7 @@ pub fn RulesPage() -> impl IntoView {
                 <li>"La prise est obligatoire. Une rafle commencée se joue jusqu'au bout : tant que la pièce peut encore prendre, elle doit continuer."</li>
                 <li>"Les pièces sautées ne sont retirées qu'à la fin du coup, et aucune n'est sautée deux fois."</li>
                 <li>"Un pion qui atteint la dernière rangée devient une dame."</li>
-                <li>"Un camp qui n'a plus de pièce ou plus de coup possible a perdu. La même position revenue trois fois (même camp au trait) : partie nulle."</li>
+                <li>"Un camp qui n'a plus de pièce ou plus de coup possible a perdu. La même position revenue trois fois (même camp au trait) : partie nulle, sauf au défi du jour et aux dames électroniques, qui ont leurs propres règles de nulle."</li>
             </ul>
 
             <h2 id="differences">"Ce qui change d'un jeu à l'autre"</h2>
@@ -148,7 +148,7 @@ pub fn RulesPage() -> impl IntoView {
             <h2 id="faq">"Questions fréquentes"</h2>
             <dl class="faq">
                 <dt>"Pourquoi ne puis-je pas jouer la pièce que je veux ?"</dt>
-                <dd>"Une prise est sans doute obligatoire : seules les pièces qui peuvent prendre le plus de pièces ont le droit de jouer. Elles sont entourées."</dd>
+                <dd>"Une prise est sans doute obligatoire : seules les pièces qui peuvent prendre ont le droit de jouer (aux dames internationales et brésiliennes, seulement celles qui prennent le plus de pièces). Elles sont entourées."</dd>
                 <dt>"Comment jouer une rafle sur un téléphone ?"</dt>
                 <dd>"Touchez la pièce, puis la case finale. Si deux chemins différents y mènent en prenant d'autres pièces, touchez les cases d'arrivée une par une : le damier vous indique les cases possibles à chaque étape."</dd>
                 <dt>"Mon pion est passé sur la dernière rangée sans devenir dame."</dt>
@@ -160,35 +160,17 @@ pub fn RulesPage() -> impl IntoView {
                 <dt>"Que se passe-t-il si je recharge la page ?"</dt>
                 <dd>"La partie reprend où vous l'aviez laissée : le serveur l'a enregistrée."</dd>
                 <dt>"Quels niveaux y a-t-il ?"</dt>
-                <dd>"Débutant, Intermédiaire (celui du défi du jour) et Fort, contre l'ordinateur dans toutes les variantes."</dd>
+                <dd>"Débutant, Intermédiaire (celui du défi du jour) et Fort, contre l'ordinateur dans toutes les variantes ; les dames électroniques ont leur propre échelle, de 1 à 8."</dd>
             </dl>
         </article>
     }
 }
 
-/// One row of the comparison: the rule's name and its value under some
-/// rules.
-type CompareRow = (&'static str, fn(&Rules) -> String);
-
-const COMPARED: [CompareRow; 9] = [
-    ("Damier", |r| format!("{0} × {0}", r.size)),
-    ("Pions par camp", |r| format!("{} sur {} rangées", r.men_per_side(), r.rows)),
-    ("Trait au départ", |r| if r.first == Color::White { "blancs" } else { "noirs" }.into()),
-    ("Prise obligatoire", |r| yes_no(r.mandatory)),
-    ("Prise majoritaire", |r| yes_no(r.majority)),
-    ("Les pions prennent en arrière", |r| yes_no(r.men_back)),
-    ("Dames", |r| if r.flying { "volantes" } else { "courtes (une case)" }.into()),
-    ("Pion au bout pendant une rafle", |r| promotion_text(r.promotion).into()),
-    ("Nulle sans progrès", |r| format!("{} coups de chaque côté", r.draw_moves)),
-];
-
-fn yes_no(flag: bool) -> String {
-    if flag { "oui" } else { "non" }.into()
-}
-
 /// The comparison of the four variants, one column each.
 #[component]
 fn CompareTable() -> impl IntoView {
+    // Each variant's rules in words, as the game screen lists them.
+    let columns: Vec<Vec<(&str, String)>> = Preset::ALL.iter().map(|p| rule_lines(&p.rules())).collect();
     view! {
         <div class="table-scroll">
             <table class="compare">
@@ -199,10 +181,10 @@ fn CompareTable() -> impl IntoView {
                     </tr>
                 </thead>
                 <tbody>
-                    {COMPARED.into_iter().map(|(name, value)| view! {
+                    {(0..columns[0].len()).map(|row| view! {
                         <tr>
-                            <th scope="row">{name}</th>
-                            {Preset::ALL.map(|p| view! { <td>{value(&p.rules())}</td> }).into_iter().collect_view()}
+                            <th scope="row">{columns[0][row].0}</th>
+                            {columns.iter().map(|column| view! { <td>{column[row].1.clone()}</td> }).collect_view()}
                         </tr>
                     }).collect_view()}
                 </tbody>

@@ -34,9 +34,9 @@ impl SetupMode {
 /// What the form asks for once read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FormAnswer {
-    /// Show the form with these rules in its fields (and an error, if the
-    /// address or the fields were wrong).
-    Show { rules: Rules, error: Option<String> },
+    /// Show the form with these rules, level and colour in its fields (and
+    /// an error, if the address or the fields were wrong).
+    Show { rules: Rules, level: Level, color: Color, error: Option<String> },
     /// Start the game at this address.
     Play(String),
 }
@@ -49,45 +49,55 @@ pub enum FormAnswer {
 /// exactly, with or without JavaScript. "Partir de la variante choisie"
 /// (`action=variante`) shows the chosen variant's rules in the fields.
 pub fn read_form(mode: SetupMode, field: impl Fn(&str) -> Option<String>) -> FormAnswer {
+    let level =
+        field("niveau").and_then(|l| l.parse::<Level>().ok()).filter(|l| Level::ALL.contains(l)).unwrap_or_default();
+    let color = if field("couleur").as_deref() == Some("noirs") { Color::Black } else { Color::White };
+    let show = |rules: Rules, error: Option<String>| FormAnswer::Show { rules, level, color, error };
     let shown = match field("affiche").or_else(|| field("regles")) {
         None => Rules::INTERNATIONAL,
         Some(text) => match Rules::parse(&text) {
             Ok(rules) => rules,
-            Err(e) => return FormAnswer::Show { rules: Rules::INTERNATIONAL, error: Some(rules_error_fr(&e)) },
+            Err(e) => return show(Rules::INTERNATIONAL, Some(rules_error_fr(&e))),
         },
     };
     let variant = field("variante").and_then(|name| Preset::ALL.into_iter().find(|p| p.name() == name));
     let action = field("action");
     if action.as_deref() == Some("variante") {
-        return FormAnswer::Show { rules: variant.map_or(shown, Preset::rules), error: None };
+        return show(variant.map_or(shown, Preset::rules), None);
     }
     if action.as_deref() != Some("jouer") {
-        return FormAnswer::Show { rules: shown, error: None };
+        return show(shown, None);
     }
+    // The custom fields count only when the form sent them (an address
+    // written by hand may not): a missing box would read as "off".
+    let has_fields = field("trait").is_some();
     let rules = match variant {
         Some(v) if v != shown.closest_preset() => v.rules(),
+        _ if !has_fields => shown,
         _ => match rules_from_fields(shown, &field) {
             Ok(rules) => rules,
-            Err(error) => return FormAnswer::Show { rules: shown, error: Some(error) },
+            Err((asked, error)) => return show(asked, Some(error)),
         },
     };
     let spec = crate::app::panel::percent_encode(&rules.to_string());
     FormAnswer::Play(match mode {
         SetupMode::TwoPlayers => format!("/deux-joueurs?regles={spec}"),
         SetupMode::Computer => {
-            let level = field("niveau").and_then(|l| l.parse::<Level>().ok()).unwrap_or_default();
-            let color = if field("couleur").as_deref() == Some("noirs") { "noirs" } else { "blancs" };
+            let color = if color == Color::Black { "noirs" } else { "blancs" };
             format!("/partie-libre?regles={spec}&niveau={}&couleur={color}", level.name())
         }
     })
 }
 
 /// The rules the custom fields say, starting from `shown` (an unticked
-/// box is absent from a form: off).
-fn rules_from_fields(shown: Rules, field: &impl Fn(&str) -> Option<String>) -> Result<Rules, String> {
-    let number = |name: &str, label: &str| -> Result<Option<u8>, String> {
+/// box is absent from a form: off); refused, the rules as asked (to show
+/// them again) and why.
+fn rules_from_fields(shown: Rules, field: &impl Fn(&str) -> Option<String>) -> Result<Rules, (Rules, String)> {
+    let number = |name: &str, label: &str| -> Result<Option<u8>, (Rules, String)> {
         field(name)
-            .map(|v| v.trim().parse::<u8>().map_err(|_| format!("Valeur impossible pour « {label} » : {v:.10}.")))
+            .map(|v| {
+                v.trim().parse::<u8>().map_err(|_| (shown, format!("Valeur impossible pour « {label} » : {v:.10}.")))
+            })
             .transpose()
     };
     let on = |name: &str| field(name).is_some();
@@ -112,7 +122,7 @@ fn rules_from_fields(shown: Rules, field: &impl Fn(&str) -> Option<String>) -> R
     if let Some(name) = field("promotion") {
         rules.promotion = Promotion::ALL.into_iter().find(|p| p.name() == name).unwrap_or(rules.promotion);
     }
-    rules.check().map_err(|e| rules_error_fr(&e))?;
+    rules.check().map_err(|e| (rules, rules_error_fr(&e)))?;
     Ok(rules)
 }
 
@@ -128,12 +138,18 @@ pub fn SetupPage() -> impl IntoView {
             crate::app::redirect_page(&address);
             view! { <p><a href=address>"Commencer la partie"</a></p> }.into_any()
         }
-        FormAnswer::Show { rules, error } => setup_page(mode, rules, error).into_any(),
+        FormAnswer::Show { rules, level, color, error } => setup_page(mode, rules, level, color, error).into_any(),
     }
 }
 
+/// A set-up the address of a game page got wrong: the set-up form, with
+/// the reason in French, served as a 400.
+pub fn refused(mode: SetupMode, why: String) -> impl IntoView {
+    setup_page(mode, Rules::INTERNATIONAL, Level::default(), Color::White, Some(why))
+}
+
 /// The page around the form.
-fn setup_page(mode: SetupMode, rules: Rules, error: Option<String>) -> impl IntoView {
+fn setup_page(mode: SetupMode, rules: Rules, level: Level, color: Color, error: Option<String>) -> impl IntoView {
     if let Some(why) = &error {
         crate::app::set_page_status(&AppError::BadRequest(why.clone()));
     }
@@ -146,14 +162,14 @@ fn setup_page(mode: SetupMode, rules: Rules, error: Option<String>) -> impl Into
         <section class="text-page setup">
             <h1>{heading}</h1>
             {error.map(|e| view! { <p class="error" role="alert" data-testid="erreur-reglages">{e}</p> })}
-            <SetupForm mode=mode rules=rules/>
+            <SetupForm mode=mode rules=rules level=level color=color/>
         </section>
     }
 }
 
-/// The set-up form, filled with `rules`.
+/// The set-up form, filled with `rules`, `level` and `color`.
 #[component]
-pub fn SetupForm(mode: SetupMode, rules: Rules) -> impl IntoView {
+pub fn SetupForm(mode: SetupMode, rules: Rules, level: Level, color: Color) -> impl IntoView {
     let shown_variant = rules.preset();
     let note = match mode {
         SetupMode::Computer => {
@@ -189,13 +205,13 @@ pub fn SetupForm(mode: SetupMode, rules: Rules) -> impl IntoView {
                         "Niveau "
                         <select name="niveau">
                             {Level::ALL.into_iter().map(|l| view! {
-                                <option value=l.name() selected=l == Level::default()>{l.label()}</option>
+                                <option value=l.name() selected=l == level>{l.label()}</option>
                             }).collect_view()}
                         </select>
                     </label>
                     <div class="field" role="radiogroup" aria-label="Votre couleur">
-                        <label class="choice"><input type="radio" name="couleur" value="blancs" checked=true/>"Je joue les blancs"</label>
-                        <label class="choice"><input type="radio" name="couleur" value="noirs"/>"Je joue les noirs"</label>
+                        <label class="choice"><input type="radio" name="couleur" value="blancs" checked=color == Color::White/>"Je joue les blancs"</label>
+                        <label class="choice"><input type="radio" name="couleur" value="noirs" checked=color == Color::Black/>"Je joue les noirs"</label>
                     </div>
                 </fieldset>
             })}
@@ -349,7 +365,7 @@ mod tests {
             submit(SetupMode::Computer, &shown, &[("action", "jouer"), ("couleur", "noirs"), ("niveau", "fort")]);
         assert_eq!(answer, FormAnswer::Play("/partie-libre?regles=russian&niveau=fort&couleur=noirs".into()));
         let answer = submit(SetupMode::Computer, &shown, &[("action", "variante")]);
-        assert_eq!(answer, FormAnswer::Show { rules: Rules::RUSSIAN, error: None });
+        assert!(matches!(answer, FormAnswer::Show { rules: Rules::RUSSIAN, error: None, .. }), "{answer:?}");
     }
 
     #[test]
@@ -365,17 +381,24 @@ mod tests {
         too_many_rows.retain(|(k, _)| *k != "rangees");
         too_many_rows.push(("rangees", "4".into()));
         match submit(SetupMode::TwoPlayers, &too_many_rows, &[("action", "jouer")]) {
-            FormAnswer::Show { error: Some(e), rules } => {
+            FormAnswer::Show { error: Some(e), rules, .. } => {
                 assert!(e.contains("rangées"), "{e}");
-                assert_eq!(rules, Rules::ENGLISH, "the form comes back as it was");
+                assert_eq!(rules, Rules { rows: 4, ..Rules::ENGLISH }, "the form comes back as sent");
             }
             other => panic!("{other:?}"),
         }
         let bad_address = read(SetupMode::Computer, &[("regles", "polish")]);
         assert!(matches!(bad_address, FormAnswer::Show { error: Some(e), .. } if e.contains("Variante inconnue")));
-        assert_eq!(
+        assert!(matches!(
             read(SetupMode::Computer, &[("regles", "english")]),
-            FormAnswer::Show { rules: Rules::ENGLISH, error: None }
+            FormAnswer::Show { rules: Rules::ENGLISH, error: None, .. }
+        ));
+        // An address without the form's fields plays the rules it names.
+        let by_hand =
+            read(SetupMode::Computer, &[("affiche", "english"), ("variante", "english"), ("action", "jouer")]);
+        assert_eq!(
+            by_hand,
+            FormAnswer::Play("/partie-libre?regles=english&niveau=intermediaire&couleur=blancs".into())
         );
     }
 }

@@ -1,8 +1,7 @@
 //! `/deux-joueurs`: two people on one device, any rules
 //! (`?regles=english`), or the latest such game.
 
-use crate::app::pages::free::refused;
-use crate::app::pages::setup::SetupMode;
+use crate::app::pages::setup::{refused, SetupMode};
 use crate::app::play::Play;
 use crate::protocol::{GameKind, GameSetup};
 use leptos::prelude::*;
