@@ -16,6 +16,9 @@ use crate::protocol::{AppError, GameKind, GameSetup, GameView};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+/// A server function's answer with the game, still to come.
+type GameRequest = std::pin::Pin<Box<dyn std::future::Future<Output = Result<GameView, AppError>>>>;
+
 /// A step of the ladder from a request.
 #[cfg(feature = "ssr")]
 fn step_level(step: u8) -> Result<Level, AppError> {
@@ -122,8 +125,7 @@ pub fn ElectronicScreen(initial: GameView) -> impl IntoView {
     let pdn_text = Memo::new(move |_| state.with(|v| game.with(|g| pdn(g, v))));
 
     // Runs a request that answers with the game, then shows it.
-    let update = move |request: std::pin::Pin<Box<dyn std::future::Future<Output = Result<GameView, AppError>>>>,
-                       said: fn(&GameView) -> String| {
+    let update = move |request: GameRequest, said: fn(&GameView) -> String| {
         pending.set(true);
         error.set(None);
         hinted.set(None);
@@ -143,7 +145,7 @@ pub fn ElectronicScreen(initial: GameView) -> impl IntoView {
         let view = state.get_untracked();
         state.update(|v| v.moves.push(text.clone()));
         let ply = view.moves.len();
-        let request: std::pin::Pin<Box<dyn std::future::Future<Output = _>>> = if view.is_started() {
+        let request: GameRequest = if view.is_started() {
             Box::pin(play_move(view.id.clone(), ply, text, 0))
         } else {
             let GameSetup { rules, level, player } = view.setup.clone();
