@@ -104,6 +104,19 @@ test('a hint is the move dames bestmove gives at that level', async ({ page }) =
   await page.screenshot({ path: `${shots}/electronic-hint.png`, fullPage: true });
 });
 
+test('a hint for the first move, before the game is stored', async ({ browser }) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await open(page);
+  await expect(page.getByTestId('lcd-niveau')).toHaveText('Niveau 2');
+  await page.getByRole('button', { name: 'Conseil' }).click();
+  await expect(page.getByTestId('lcd-conseil')).toContainText('Conseil ');
+  const shown = (await page.getByTestId('lcd-conseil').innerText()).replace('Conseil ', '').trim();
+  const out = execFileSync('../target/debug/dames', ['bestmove', 'start', '--level', '2']).toString();
+  expect(out.split(/\s+/)[1]).toBe(shown);
+  await context.close();
+});
+
 test('switch sides twice: the computer takes over the side to move', async ({ page }) => {
   await open(page);
   await page.getByRole('button', { name: 'Nouvelle partie' }).click();

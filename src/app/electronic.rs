@@ -58,11 +58,13 @@ pub async fn take_back(game_id: String, ply: usize, to_ply: usize) -> Result<Gam
 }
 
 /// "Conseil": the player's move in `game_id` the computer would choose at
-/// the game's level.
+/// the game's level (at step `step` from the start for a game not stored
+/// yet, whose id is empty).
 #[server(endpoint = "electronique/conseil")]
-pub async fn hint(game_id: String, ply: usize) -> Result<MoveChoice, AppError> {
+pub async fn hint(game_id: String, ply: usize, step: u8) -> Result<MoveChoice, AppError> {
     use crate::server::api;
-    Ok(api::hint(&api::RequestContext::current()?, game_id, ply).await?)
+    let level = step_level(step)?;
+    Ok(api::hint(&api::RequestContext::current()?, game_id, ply, level).await?)
 }
 
 /// A new game from a set-up position (FEN), the player taking the side to
@@ -180,7 +182,7 @@ pub fn ElectronicScreen(initial: GameView) -> impl IntoView {
         pending.set(true);
         error.set(None);
         spawn_local(async move {
-            match hint(id, ply).await {
+            match hint(id, ply, step.get_untracked()).await {
                 Ok(choice) => {
                     announce.set(format!("Conseil : {}.", choice.text));
                     hinted.set(Some(ShownMove::new(player.get_untracked(), choice)));
@@ -310,7 +312,7 @@ pub fn ElectronicScreen(initial: GameView) -> impl IntoView {
                         <button type="button" on:click=on_take_back
                             disabled=move || !idle() || !started.get() || back_to.get().is_none() || editing.get()>"Reprendre"</button>
                         <button type="button" on:click=on_hint
-                            disabled=move || !idle() || !started.get() || !players_turn.get() || editing.get()>"Conseil"</button>
+                            disabled=move || !idle() || !players_turn.get() || editing.get()>"Conseil"</button>
                         <button type="button" on:click=on_switch
                             disabled=move || !idle() || outcome.get().is_some() || editing.get()>"Changer de camp"</button>
                         <button type="button" on:click=on_new disabled=move || !idle()>"Nouvelle partie"</button>

@@ -277,8 +277,22 @@ pub async fn take_back(ctx: &RequestContext, game_id: String, ply: usize, to_ply
 
 /// Electronic board: the computer's advice for the player's move, in
 /// notation, with the squares to highlight.
-pub async fn hint(ctx: &RequestContext, game_id: String, ply: usize) -> ServerResult<crate::engine::any::MoveChoice> {
+/// A game not stored yet (no id) is at its start, the player White, at
+/// `level`.
+pub async fn hint(
+    ctx: &RequestContext,
+    game_id: String,
+    ply: usize,
+    level: Level,
+) -> ServerResult<crate::engine::any::MoveChoice> {
     ctx.limits.check_move(&ctx.player, ctx.address)?;
+    if game_id.is_empty() {
+        let start = GameSetup::default_for(GameKind::Electronic);
+        let setup = settle(GameKind::Electronic, &GameSetup { level, ..start })?;
+        let position = crate::engine::any::AnyPosition::initial(setup.parsed_rules())
+            .map_err(|e| ServerError::Unreadable(e.to_string()))?;
+        return ctx.search(move || position.best_move(setup.level).ok_or_else(|| AppError::GameOver.into())).await?;
+    }
     let record = load_own(ctx, game_id).await?;
     let player = ctx.player.clone();
     ctx.search(move || games::hint(&record, &player, ply)).await?
