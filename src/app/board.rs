@@ -9,7 +9,7 @@ use crate::engine::{Color, Piece, Role};
 use leptos::prelude::*;
 
 /// What the squares and pieces are called for screen readers.
-fn piece_name(piece: Option<Piece>) -> &'static str {
+pub(crate) fn piece_name(piece: Option<Piece>) -> &'static str {
     match piece {
         None => "vide",
         Some(Piece { color: Color::White, role: Role::Man }) => "pion blanc",
@@ -144,7 +144,7 @@ pub fn Board(
                 let next =
                     step_cursor(layout.get_untracked(), cues.cursor.get_untracked(), &key, flipped.get_untracked());
                 cues.cursor.set(next);
-                focus_square(next);
+                focus_square("", next);
             }
             "Enter" | " " => {
                 ev.prevent_default();
@@ -164,7 +164,7 @@ pub fn Board(
     let on_pointerup = move |ev: leptos::ev::PointerEvent| {
         let start = drag_from.get_untracked();
         drag_from.set(None);
-        if let (Some(start), Some(end)) = (start, square_at_point(ev.client_x(), ev.client_y())) {
+        if let (Some(start), Some(end)) = (start, square_at_point("", ev.client_x(), ev.client_y())) {
             if start != end {
                 if input.with_untracked(|i| i.selected()) != Some(start) {
                     tap.run(start);
@@ -273,14 +273,16 @@ fn DarkSquare(
     }
 }
 
-/// Moves the keyboard focus to a square (in the browser).
+/// Moves the keyboard focus to a square (in the browser); `scope` is a
+/// CSS selector prefix for the board it is on (`".editor-board "`), empty
+/// for the only board of the page.
 #[allow(unused_variables)]
-fn focus_square(square: SquareNumber) {
+pub(crate) fn focus_square(scope: &str, square: SquareNumber) {
     #[cfg(feature = "hydrate")]
     {
         use wasm_bindgen::JsCast;
         if let Some(el) = document()
-            .query_selector(&format!("[data-square='{square}']"))
+            .query_selector(&format!("{scope}[data-square='{square}']"))
             .ok()
             .flatten()
             .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
@@ -290,13 +292,14 @@ fn focus_square(square: SquareNumber) {
     }
 }
 
-/// The square under a pointer (in the browser).
+/// The square under a pointer (in the browser), on the board `scope`
+/// selects (see [`focus_square`]).
 #[allow(unused_variables)]
-fn square_at_point(x: i32, y: i32) -> Option<SquareNumber> {
+pub(crate) fn square_at_point(scope: &str, x: i32, y: i32) -> Option<SquareNumber> {
     #[cfg(feature = "hydrate")]
     {
         let el = document().element_from_point(x as f32, y as f32)?;
-        let square = el.closest("[data-square]").ok().flatten()?;
+        let square = el.closest(&format!("{scope}[data-square]")).ok().flatten()?;
         return square.get_attribute("data-square")?.parse::<u8>().ok();
     }
     #[allow(unreachable_code)]

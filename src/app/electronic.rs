@@ -3,14 +3,16 @@
 //! switching sides, a position editor and the one-king endgame rule — with
 //! the server functions behind its buttons.
 
-use super::board::{step_cursor, Board};
-use super::describe::{last_move, pdn, view_title, ShownMove};
-use super::input::{MoveOptions, SquareNumber};
+use super::board::{focus_square, piece_name, square_at_point, step_cursor, Board};
+use super::describe::{view_title, ShownMove};
+use super::input::SquareNumber;
 use super::panel::{MoveList, PdnExport};
-use super::play::{answer_announcement, new_game, outcome_text, play_move, reload_game, side_name, start_game, Seat};
+use super::play::{
+    answer_announcement, new_game, outcome_text, play_move, reload_game, side_name, start_game, GameSignals, Seat,
+};
 use crate::engine::any::{AnyGame, AnyPosition, Layout, MoveChoice};
 use crate::engine::bot::{Level, Step};
-use crate::engine::{Color, DrawReason, Outcome, Rules};
+use crate::engine::{Color, DrawReason, Outcome, Piece, Role, Rules};
 use crate::protocol::game::ELECTRONIC_RULES;
 use crate::protocol::{AppError, GameKind, GameSetup, GameView};
 use leptos::prelude::*;
@@ -94,37 +96,26 @@ fn take_back_target(game: &AnyGame, player: Color) -> Option<usize> {
 #[island]
 pub fn ElectronicScreen(initial: GameView) -> impl IntoView {
     let state = RwSignal::new(initial);
-    let game = Memo::new(move |_| {
-        state.with(|v| {
-            v.replay().unwrap_or_else(|_| {
-                AnyGame::new(AnyPosition::initial(Rules::INTERNATIONAL).expect("the international start"))
-            })
-        })
-    });
     let pending = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
     let announce = RwSignal::new(String::new());
     let hinted = RwSignal::new(None::<ShownMove>);
     let editing = RwSignal::new(false);
-
+    let GameSignals {
+        game,
+        outcome,
+        turn,
+        position,
+        started,
+        players_turn,
+        options,
+        last_move: shown_last,
+        texts,
+        pdn: pdn_text,
+    } = GameSignals::new(state, pending);
     let player = Memo::new(move |_| state.with(|v| v.setup.player));
     let step = Memo::new(move |_| state.with(step_of));
-    let started = Memo::new(move |_| state.with(|v| v.is_started()));
-    let outcome = Memo::new(move |_| game.with(|g| g.outcome()));
-    let turn = Memo::new(move |_| game.with(|g| g.turn()));
-    let position = Signal::derive(move || game.with(|g| g.position()));
-    let players_turn = Memo::new(move |_| outcome.get().is_none() && turn.get() == player.get());
-    let options = Memo::new(move |_| {
-        if players_turn.get() && !pending.get() {
-            game.with(|g| MoveOptions::new(&g.position()))
-        } else {
-            MoveOptions::none()
-        }
-    });
-    let shown_last = Memo::new(move |_| game.with(last_move));
     let back_to = Memo::new(move |_| game.with(|g| take_back_target(g, player.get())));
-    let texts = Memo::new(move |_| game.with(|g| g.notation()));
-    let pdn_text = Memo::new(move |_| state.with(|v| game.with(|g| pdn(g, v))));
 
     // Runs a request that answers with the game, then shows it.
     let update = move |request: GameRequest, said: fn(&GameView) -> String| {
@@ -353,40 +344,27 @@ async fn catch_up(e: AppError, state: RwSignal<GameView>, error: RwSignal<Option
     error.set(Some(e.to_string()));
 }
 
-/// The codes a square cycles through when tapped in the editor.
-const CYCLE: [Option<&str>; 5] = [None, Some("wm"), Some("wk"), Some("bm"), Some("bk")];
+/// What a square cycles through when tapped in the editor.
+const CYCLE: [Option<Piece>; 5] = [
+    None,
+    Some(Piece { color: Color::White, role: Role::Man }),
+    Some(Piece { color: Color::White, role: Role::King }),
+    Some(Piece { color: Color::Black, role: Role::Man }),
+    Some(Piece { color: Color::Black, role: Role::King }),
+];
 
-/// What the editor calls a piece.
-fn editor_name(code: Option<&str>) -> &'static str {
-    match code {
-        Some("wm") => "pion blanc",
-        Some("wk") => "dame blanche",
-        Some("bm") => "pion noir",
-        Some("bk") => "dame noire",
-        _ => "vide",
-    }
-}
+/// The editor's board: always the 10×10 one.
+const EDITOR_LAYOUT: Layout = Layout { size: 10 };
 
-/// The position of the editor's squares as FEN (`W:W31,K40:B5`).
-pub fn editor_fen(squares: &[Option<&'static str>], turn: Color) -> String {
-    let list = |white: bool| {
-        squares
-            .iter()
-            .enumerate()
-            .filter_map(|(i, code)| {
-                let code = (*code)?;
-                (code.starts_with('w') == white)
-                    .then(|| format!("{}{}", if code.ends_with('k') { "K" } else { "" }, i + 1))
-            })
-            .collect::<Vec<_>>()
-            .join(",")
-    };
-    format!("{}:W{}:B{}", if turn == Color::White { "W" } else { "B" }, list(true), list(false))
+/// The position of the editor's squares (square `i + 1` at `i`) as FEN.
+pub fn editor_fen(squares: &[Option<Piece>], turn: Color) -> String {
+    let pieces = squares.iter().enumerate().filter_map(|(i, piece)| piece.map(|p| (i as u8 + 1, p)));
+    EDITOR_LAYOUT.fen_of(turn, pieces)
 }
 
 /// The editor's squares for a position.
-fn editor_squares(pos: &AnyPosition) -> Vec<Option<&'static str>> {
-    (1..=pos.layout().squares()).map(|n| pos.piece_at(n).map(|p| p.code())).collect()
+fn editor_squares(pos: &AnyPosition) -> Vec<Option<Piece>> {
+    (1..=pos.layout().squares()).map(|n| pos.piece_at(n)).collect()
 }
 
 /// Sets up a position: tap a square to cycle empty → white man → white
@@ -400,12 +378,12 @@ fn PositionEditor(
     on_cancel: Callback<()>,
     busy: RwSignal<bool>,
 ) -> impl IntoView {
-    let layout = Layout { size: 10 };
+    let layout = EDITOR_LAYOUT;
     let squares = RwSignal::new(editor_squares(&start));
     let turn = RwSignal::new(start.turn());
-    let brush = RwSignal::new(None::<Option<&'static str>>);
+    let brush = RwSignal::new(None::<Option<Piece>>);
     let cursor = RwSignal::new(32u8);
-    let dragging = RwSignal::new(None::<Option<&'static str>>);
+    let dragging = RwSignal::new(None::<Option<Piece>>);
     let set = move |n: SquareNumber| {
         squares.update(|s| {
             let at = &mut s[n as usize - 1];
@@ -422,7 +400,7 @@ fn PositionEditor(
                 ev.prevent_default();
                 let next = step_cursor(layout, cursor.get_untracked(), &key, false);
                 cursor.set(next);
-                focus_editor_square(next);
+                focus_square(".editor-board ", next);
             }
             "Enter" | " " => {
                 ev.prevent_default();
@@ -432,7 +410,9 @@ fn PositionEditor(
         }
     };
     let on_pointerup = move |ev: leptos::ev::PointerEvent| {
-        if let (Some(code), Some(n)) = (dragging.get_untracked(), editor_square_at(ev.client_x(), ev.client_y())) {
+        if let (Some(code), Some(n)) =
+            (dragging.get_untracked(), square_at_point(".editor-board ", ev.client_x(), ev.client_y()))
+        {
             squares.update(|s| s[n as usize - 1] = code);
         }
         dragging.set(None);
@@ -443,21 +423,21 @@ fn PositionEditor(
                 .map(|c| match layout.square_at(r, c) {
                     None => view! { <div class="sq light" role="presentation"></div> }.into_any(),
                     Some(n) => {
-                        let code = move || squares.with(|s| s[n as usize - 1]);
+                        let piece = move || squares.with(|s| s[n as usize - 1]);
                         view! {
                             <div
                                 class="sq dark"
                                 role="gridcell"
                                 data-square=n
                                 tabindex=move || if cursor.get() == n { "0" } else { "-1" }
-                                aria-label=move || format!("{n}, {}", editor_name(code()))
+                                aria-label=move || format!("{n}, {}", piece_name(piece()))
                                 on:click=move |_| {
                                     cursor.set(n);
                                     set(n);
                                 }
                                 on:focus=move |_| cursor.set(n)
                             >
-                                {move || code().map(|c| view! { <span class=format!("piece {c}") data-piece=c aria-hidden="true"></span> })}
+                                {move || piece().map(|p| view! { <span class=format!("piece {}", p.code()) data-piece=p.code() aria-hidden="true"></span> })}
                             </div>
                         }
                         .into_any()
@@ -471,8 +451,8 @@ fn PositionEditor(
         .into_iter()
         .map(|code| {
             let label = match code {
-                None => "Gomme".to_string(),
-                Some(c) => editor_name(Some(c)).to_string(),
+                None => "Gomme",
+                Some(piece) => piece_name(Some(piece)),
             };
             view! {
                 <button
@@ -481,9 +461,9 @@ fn PositionEditor(
                     aria-pressed=move || (brush.get() == Some(code)).to_string()
                     on:click=move |_| brush.update(|b| *b = if *b == Some(code) { None } else { Some(code) })
                     on:pointerdown=move |_| dragging.set(Some(code))
-                    data-tray=code.unwrap_or("vide")
+                    data-tray=code.map_or("vide", Piece::code)
                 >
-                    {code.map(|c| view! { <span class=format!("piece {c}") aria-hidden="true"></span> })}
+                    {code.map(|p| view! { <span class=format!("piece {}", p.code()) aria-hidden="true"></span> })}
                     <span class="tray-label">{label}</span>
                 </button>
             }
@@ -524,36 +504,6 @@ fn PositionEditor(
     }
 }
 
-/// Moves the keyboard focus to an editor square (in the browser).
-#[allow(unused_variables)]
-fn focus_editor_square(square: SquareNumber) {
-    #[cfg(feature = "hydrate")]
-    {
-        use wasm_bindgen::JsCast;
-        if let Some(el) = document()
-            .query_selector(&format!(".editor-board [data-square='{square}']"))
-            .ok()
-            .flatten()
-            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-        {
-            let _ = el.focus();
-        }
-    }
-}
-
-/// The editor square under a pointer (in the browser).
-#[allow(unused_variables)]
-fn editor_square_at(x: i32, y: i32) -> Option<SquareNumber> {
-    #[cfg(feature = "hydrate")]
-    {
-        let el = document().element_from_point(x as f32, y as f32)?;
-        let square = el.closest(".editor-board [data-square]").ok().flatten()?;
-        return square.get_attribute("data-square")?.parse::<u8>().ok();
-    }
-    #[allow(unreachable_code)]
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -562,11 +512,11 @@ mod tests {
     fn the_editor_writes_fen_the_engine_reads() {
         let start = AnyPosition::initial(Rules::INTERNATIONAL).unwrap();
         let squares = editor_squares(&start);
-        assert_eq!(editor_fen(&squares, Color::White), "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20");
+        assert_eq!(editor_fen(&squares, Color::White), "W:W31-50:B1-20", "as the engine writes it");
         let mut squares = vec![None; 50];
-        squares[46] = Some("wk");
-        squares[3] = Some("bk");
-        squares[29] = Some("wm");
+        squares[46] = CYCLE[2];
+        squares[3] = CYCLE[4];
+        squares[29] = CYCLE[1];
         let fen = editor_fen(&squares, Color::Black);
         assert_eq!(fen, "B:W30,K47:BK4");
         assert_eq!(AnyPosition::from_fen(&fen, Rules::INTERNATIONAL).unwrap().to_fen(), "B:W30,K47:BK4");

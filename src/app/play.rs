@@ -3,10 +3,10 @@
 //! board beside its panel, see [`super::panel`]).
 
 use super::board::Board;
-use super::describe::{last_move, pdn, rule_lines, variant_name, view_title};
+use super::describe::{last_move, pdn, rule_lines, variant_name, view_title, ShownMove};
 use super::input::MoveOptions;
 use super::panel::{Facts, GameButtons, MoveList, PdnExport, StatusLine, TypedMoveForm, WinPanel};
-use crate::engine::any::AnyGame;
+use crate::engine::any::{AnyGame, AnyPosition};
 use crate::engine::bot::Level;
 use crate::engine::{Color, DrawReason, Outcome, Rules, WinReason};
 use crate::protocol::game::ENDGAME_LIMIT_MOVES;
@@ -232,17 +232,81 @@ pub fn status_text(outcome: Option<Outcome>, rules: &Rules, now: &Situation) -> 
 /// the side to move.
 pub const TURN_BOARD_KEY: &str = "dames.tourner";
 
+/// What a game screen derives from the game as the server sent it, each
+/// worked out once per change (the game screen and the electronic board
+/// share them).
+#[derive(Clone, Copy)]
+pub struct GameSignals {
+    /// The game replayed with the engine.
+    pub game: Memo<AnyGame>,
+    /// The replay applies resignations and agreed draws too, so the game
+    /// alone says how it ended.
+    pub outcome: Memo<Option<Outcome>>,
+    pub turn: Memo<Color>,
+    pub position: Signal<AnyPosition>,
+    pub started: Memo<bool>,
+    /// The game waits for a move from this page.
+    pub players_turn: Memo<bool>,
+    /// The moves the board offers: none while a request is pending or
+    /// when it is the computer's turn.
+    pub options: Memo<MoveOptions>,
+    /// A memo: every square reads it, and working it out replays the game.
+    pub last_move: Memo<Option<ShownMove>>,
+    pub texts: Memo<Vec<String>>,
+    pub pdn: Memo<String>,
+}
+
+impl GameSignals {
+    pub fn new(state: RwSignal<GameView>, pending: RwSignal<bool>) -> GameSignals {
+        // What the page shows if the server ever sent a game it cannot
+        // replay: the start of its rules.
+        let rules = state.with_untracked(|v| v.setup.parsed_rules());
+        let start = AnyPosition::initial(rules)
+            .unwrap_or_else(|_| AnyPosition::initial(Rules::INTERNATIONAL).expect("the international start"));
+        let fallback = AnyGame::new(start);
+        let game = Memo::new(move |_| state.with(|v| v.replay().unwrap_or_else(|_| fallback.clone())));
+        let outcome = Memo::new(move |_| game.with(|g| g.outcome()));
+        let turn = Memo::new(move |_| game.with(|g| g.turn()));
+        let players_turn = Memo::new(move |_| outcome.get().is_none() && state.with(|v| Seat::of(v).plays(turn.get())));
+        GameSignals {
+            game,
+            outcome,
+            turn,
+            position: Signal::derive(move || game.with(|g| g.position())),
+            started: Memo::new(move |_| state.with(|v| v.is_started())),
+            players_turn,
+            options: Memo::new(move |_| {
+                if players_turn.get() && !pending.get() {
+                    game.with(|g| MoveOptions::new(&g.position()))
+                } else {
+                    MoveOptions::none()
+                }
+            }),
+            last_move: Memo::new(move |_| game.with(last_move)),
+            texts: Memo::new(move |_| game.with(|g| g.notation())),
+            pdn: Memo::new(move |_| state.with(|v| game.with(|g| pdn(g, v)))),
+        }
+    }
+}
+
 #[island]
 pub fn GameScreen(initial: GameView) -> impl IntoView {
-    let fallback = AnyGame::new(
-        crate::engine::any::AnyPosition::initial(initial.setup.parsed_rules())
-            .unwrap_or_else(|_| crate::engine::any::AnyPosition::initial(Rules::INTERNATIONAL).expect("a start")),
-    );
     let seat = Seat::of(&initial);
     let rules = initial.setup.parsed_rules();
     let state = RwSignal::new(initial);
-    let game = Memo::new(move |_| state.with(|v| v.replay().unwrap_or_else(|_| fallback.clone())));
     let pending = RwSignal::new(false);
+    let GameSignals {
+        outcome,
+        turn,
+        position,
+        started,
+        players_turn,
+        options,
+        last_move: shown_last,
+        texts,
+        pdn: pdn_text,
+        ..
+    } = GameSignals::new(state, pending);
     let error = RwSignal::new(None::<String>);
     let announce = RwSignal::new(String::new());
     let show_numbers = RwSignal::new(false);
@@ -251,27 +315,9 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
     // page is visible and the game has started.
     let think_ms = RwSignal::new(0u64);
 
-    // The replay applies a resignation and an agreed draw too, so the game
-    // alone says how it ended.
-    let outcome = Memo::new(move |_| game.with(|g| g.outcome()));
-    let position = Signal::derive(move || game.with(|g| g.position()));
-    let turn = Memo::new(move |_| game.with(|g| g.turn()));
-    let started = Memo::new(move |_| state.with(|v| v.is_started()));
-    let players_turn = Memo::new(move |_| outcome.get().is_none() && seat.plays(turn.get()));
-    let options = Memo::new(move |_| {
-        if players_turn.get() && !pending.get() {
-            game.with(|g| MoveOptions::new(&g.position()))
-        } else {
-            MoveOptions::none()
-        }
-    });
-    // A memo: every square reads it, and working it out replays the game.
-    let shown_last = Memo::new(move |_| game.with(last_move));
     // A memo, so that the score panel (and its pseudonym form) is not
     // rebuilt when another part of the game state changes.
     let score = Memo::new(move |_| state.with(|v| v.score.clone()));
-    let texts = Memo::new(move |_| game.with(|g| g.notation()));
-    let pdn_text = Memo::new(move |_| state.with(|v| game.with(|g| pdn(g, v))));
     let flipped = Signal::derive(move || match seat {
         Seat::Against(me) => me == Color::Black,
         Seat::Shared => turn_board.get() && turn.get() == Color::Black,

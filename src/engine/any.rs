@@ -6,10 +6,11 @@
 
 use super::bot::{self, Level};
 use super::geometry::{Eight, Geometry, Ten, Twelve};
-use super::notation::{move_to_text, parse_long_form, parse_move, FenError, MoveTextError};
+use super::notation::{move_to_text, move_to_text_among, parse_long_form, parse_move, FenError, MoveTextError};
 use super::pdn::{move_texts, write_pdn};
 use super::{
-    perft, perft_divide, Color, Game, GameError, Move, Outcome, Piece, Position, PositionError, Rules, Square,
+    perft, perft_divide, Bitboard, Color, Game, GameError, Move, Outcome, Piece, Position, PositionError, Role, Rules,
+    Setup, Square,
 };
 use serde::{Deserialize, Serialize};
 
@@ -75,7 +76,10 @@ impl AnyPosition {
 
     /// The legal moves with everything the board needs to offer them.
     pub fn choices(&self) -> Vec<MoveChoice> {
-        on_board!(self, |p| p.legal_moves().iter().map(|m| MoveChoice::new(p, m)).collect())
+        on_board!(self, |p| {
+            let legal = p.legal_moves();
+            legal.iter().map(|m| MoveChoice::among(p, m, &legal)).collect()
+        })
     }
 
     /// A move typed by the player in notation (`32-28`, `19x30`,
@@ -165,6 +169,26 @@ impl Layout {
     pub fn row_column(self, number: u8) -> Option<(u8, u8)> {
         on_size!(self.size, |G| Square::<G>::new(number).map(|s| (s.row(), s.column())))
     }
+
+    /// The FEN of pieces on this board (square number and piece), legal
+    /// position or not: what a position editor sends to be checked.
+    /// Squares off the board are left out.
+    pub fn fen_of(self, turn: Color, pieces: impl IntoIterator<Item = (u8, Piece)>) -> String {
+        on_size!(self.size, |G| {
+            let mut setup =
+                Setup::<G> { white: Bitboard::EMPTY, black: Bitboard::EMPTY, kings: Bitboard::EMPTY, turn: Some(turn) };
+            for (square, piece) in pieces.into_iter().filter_map(|(n, p)| Square::<G>::new(n).map(|s| (s, p))) {
+                match piece.color {
+                    Color::White => setup.white = setup.white.with(square),
+                    Color::Black => setup.black = setup.black.with(square),
+                }
+                if piece.role == Role::King {
+                    setup.kings = setup.kings.with(square);
+                }
+            }
+            setup.to_fen()
+        })
+    }
 }
 
 /// A legal move as the board offers it.
@@ -185,6 +209,15 @@ pub struct MoveChoice {
 
 impl MoveChoice {
     fn new<G: Geometry>(pos: &Position<G>, mv: &Move<G>) -> MoveChoice {
+        MoveChoice::with_text(pos, mv, move_to_text(pos, mv))
+    }
+
+    /// A move of `legal`, the position's moves already generated.
+    fn among<G: Geometry>(pos: &Position<G>, mv: &Move<G>, legal: &[Move<G>]) -> MoveChoice {
+        MoveChoice::with_text(pos, mv, move_to_text_among(pos, mv, legal))
+    }
+
+    fn with_text<G: Geometry>(pos: &Position<G>, mv: &Move<G>, text: String) -> MoveChoice {
         let paths = if mv.is_capture() { pos.capture_paths(mv) } else { vec![vec![mv.to]] };
         MoveChoice {
             from: mv.from.number(),
@@ -192,7 +225,7 @@ impl MoveChoice {
             captured: mv.captured.squares().map(Square::number).collect(),
             paths: paths.into_iter().map(|p| p.into_iter().map(Square::number).collect()).collect(),
             long: mv.long_form().to_string(),
-            text: move_to_text(pos, mv),
+            text,
         }
     }
 

@@ -239,9 +239,12 @@ impl<G: Geometry> Game<G> {
             Color::Black => self.moves_by_black += 1,
         }
         // Counted from the endgame's first position: the move that reaches
-        // it (a capture, a crowning) is not one of the moves allowed.
-        let in_endgame = is_one_king_endgame(&self.position) && is_one_king_endgame(&next);
-        self.endgame_plies = if in_endgame { self.endgame_plies + 1 } else { 0 };
+        // it (a capture, a crowning) is not one of the moves allowed. Only
+        // games that follow the rule count.
+        if self.endgame_limit.is_some() {
+            let in_endgame = is_one_king_endgame(&self.position) && is_one_king_endgame(&next);
+            self.endgame_plies = if in_endgame { self.endgame_plies + 1 } else { 0 };
+        }
         self.moves.push(*mv);
         self.position = next;
         self.since_progress.push(next);

@@ -138,12 +138,21 @@ impl<G: Geometry> Position<G> {
     /// The FEN of this position, white pieces first; runs of three or more
     /// men are written as ranges (`W:W31-50:B1-20`).
     pub fn to_fen(&self) -> String {
+        self.to_setup().to_fen()
+    }
+}
+
+impl<G: Geometry> Setup<G> {
+    /// The FEN of these pieces, as [`Position::to_fen`] writes it, whether
+    /// or not they make a legal position (a position editor's work in
+    /// progress). A setup with nobody to move is written with White to
+    /// move.
+    pub fn to_fen(&self) -> String {
         let mut out = String::new();
-        out.push(self.turn.letter());
-        for color in [Color::White, Color::Black] {
+        out.push(self.turn.unwrap_or(Color::White).letter());
+        for (color, pieces) in [(Color::White, self.white), (Color::Black, self.black)] {
             out.push(':');
             out.push(color.letter());
-            let pieces = self.pieces(color);
             let mut items: Vec<String> = Vec::new();
             let squares: Vec<Square<G>> = pieces.squares().collect();
             let mut i = 0;
@@ -320,7 +329,17 @@ pub fn move_to_text<G: Geometry>(pos: &Position<G>, mv: &Move<G>) -> String {
     if !mv.is_capture() {
         return format!("{}-{}", mv.from, mv.to);
     }
-    let ambiguous = pos.legal_moves().iter().any(|m| m != mv && m.from == mv.from && m.to == mv.to);
+    move_to_text_among(pos, mv, &pos.legal_moves())
+}
+
+/// [`move_to_text`] for a move of `legal`, the position's legal moves
+/// already generated (writing every move of a position generates them
+/// once).
+pub fn move_to_text_among<G: Geometry>(pos: &Position<G>, mv: &Move<G>, legal: &[Move<G>]) -> String {
+    if !mv.is_capture() {
+        return format!("{}-{}", mv.from, mv.to);
+    }
+    let ambiguous = legal.iter().any(|m| m != mv && m.from == mv.from && m.to == mv.to);
     if !ambiguous {
         return format!("{}x{}", mv.from, mv.to);
     }

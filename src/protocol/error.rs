@@ -132,18 +132,39 @@ pub fn move_text_error_fr(e: &crate::engine::MoveTextError) -> String {
     }
 }
 
+/// Why a rules text was refused, in French.
+pub fn rules_error_fr(e: &crate::engine::RulesError) -> String {
+    use crate::engine::RulesError::*;
+    match e {
+        UnknownPreset(name) => {
+            format!("Variante inconnue : « {} » (international, english, russian ou brazilian).", clip_quote(name))
+        }
+        UnknownKey(key) => format!("Règle inconnue : « {} ».", clip_quote(key)),
+        BadValue { key, value } => {
+            format!("Valeur impossible pour la règle {} : « {} ».", clip_quote(key), clip_quote(value))
+        }
+        RowsDoNotFit { rows, size } => {
+            format!("{rows} rangées de pions ne tiennent pas sur un damier de {size} (de 1 à {}).", size / 2 - 1)
+        }
+    }
+}
+
+/// At most 40 characters of a text a request sent, to quote it back.
+pub(crate) fn clip_quote(text: &str) -> String {
+    text.chars().take(40).collect()
+}
+
 /// Why a set-up position was refused, in French (the electronic board's
 /// editor shows it).
 pub fn fen_error_fr(e: &crate::engine::FenError) -> String {
     use crate::engine::{Color, FenError::*, PositionError};
     let side = |c: &Color| if *c == Color::White { "blancs" } else { "noirs" };
-    let clip = |t: &str| t.chars().take(30).collect::<String>();
     match e {
         Empty => "La position est vide.".into(),
         BadTurn(_) | BadLayout(_) | BadSide(_) | BadItem(_) => {
             "Position illisible (exemple : W:W31-50:B1-20, les blancs au trait).".into()
         }
-        BadSquare(t) => format!("« {} » n'est pas une case du damier.", clip(t)),
+        BadSquare(t) => format!("« {} » n'est pas une case du damier.", clip_quote(t)),
         SquareListedTwice(n) => format!("La case {n} est donnée deux fois."),
         Position(PositionError::SquareTwice(n)) => format!("La case {n} porte une pièce blanche et une noire."),
         Position(PositionError::KingOnEmptySquare(n)) => format!("La case {n} est marquée dame mais elle est vide."),

@@ -4,6 +4,7 @@
 //! last move) is derived from them with the engine, the same way on both
 //! sides.
 
+use super::error::{clip_quote, rules_error_fr};
 use crate::engine::any::{AnyGame, AnyPosition};
 use crate::engine::bot::Level;
 use crate::engine::{Color, Outcome, Preset, Rules, WinReason};
@@ -129,7 +130,7 @@ impl GameSetup {
         };
         let level = match niveau {
             Some(name) => name.parse::<Level>().map_err(|_| {
-                SetupError(format!("Niveau inconnu : « {} » (debutant, intermediaire ou fort).", clip(name)))
+                SetupError(format!("Niveau inconnu : « {} » (debutant, intermediaire ou fort).", clip_quote(name)))
             })?,
             None => default.level,
         };
@@ -137,7 +138,7 @@ impl GameSetup {
             Some("blancs") | None => Color::White,
             Some("noirs") => Color::Black,
             Some(other) => {
-                return Err(SetupError(format!("Couleur inconnue : « {} » (blancs ou noirs).", clip(other))))
+                return Err(SetupError(format!("Couleur inconnue : « {} » (blancs ou noirs).", clip_quote(other))))
             }
         };
         GameSetup::new(rules, level, player).for_kind(kind).map(Some)
@@ -185,10 +186,6 @@ pub fn free_board_href(level: Level, variant: Preset) -> String {
     }
 }
 
-fn clip(text: &str) -> String {
-    text.chars().take(40).collect()
-}
-
 /// A set-up the page or the address got wrong, in French.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SetupError(pub String);
@@ -196,21 +193,6 @@ pub struct SetupError(pub String);
 impl std::fmt::Display for SetupError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.0)
-    }
-}
-
-/// Why a rules text was refused, in French.
-pub fn rules_error_fr(e: &crate::engine::RulesError) -> String {
-    use crate::engine::RulesError::*;
-    match e {
-        UnknownPreset(name) => {
-            format!("Variante inconnue : « {} » (international, english, russian ou brazilian).", clip(name))
-        }
-        UnknownKey(key) => format!("Règle inconnue : « {} ».", clip(key)),
-        BadValue { key, value } => format!("Valeur impossible pour la règle {} : « {} ».", clip(key), clip(value)),
-        RowsDoNotFit { rows, size } => {
-            format!("{rows} rangées de pions ne tiennent pas sur un damier de {size} (de 1 à {}).", size / 2 - 1)
-        }
     }
 }
 

@@ -429,15 +429,9 @@ pub fn apply_player_move(
     Ok(Played::after(record, next, added, None))
 }
 
-/// An electronic-board game of `player_id`, still going unless
-/// `finished_ok`, seen at `seen_plies` plies: what every electronic-board
-/// request checks first.
-fn electronic_game(
-    record: &GameRecord,
-    player_id: &str,
-    seen_plies: usize,
-    finished_ok: bool,
-) -> ServerResult<AnyGame> {
+/// What every electronic-board request checks first: an electronic-board
+/// game of `player_id`, seen at `seen_plies` plies.
+fn check_electronic(record: &GameRecord, player_id: &str, seen_plies: usize) -> ServerResult<()> {
     if record.player_id != player_id {
         return Err(AppError::NotYourGame.into());
     }
@@ -447,6 +441,18 @@ fn electronic_game(
     if record.moves.len() != seen_plies {
         return Err(AppError::Conflict.into());
     }
+    Ok(())
+}
+
+/// The game of [`check_electronic`] replayed, still going unless
+/// `finished_ok`.
+fn electronic_game(
+    record: &GameRecord,
+    player_id: &str,
+    seen_plies: usize,
+    finished_ok: bool,
+) -> ServerResult<AnyGame> {
+    check_electronic(record, player_id, seen_plies)?;
     let game = record.replay()?;
     if game.is_over() && !finished_ok {
         return Err(AppError::GameOver.into());
@@ -484,7 +490,7 @@ pub fn switch_sides(record: &GameRecord, player_id: &str, seen_plies: usize, now
 /// Electronic board: the computer plays at `level` (a step of the ladder)
 /// from now on.
 pub fn set_level(record: &GameRecord, player_id: &str, seen_plies: usize, level: Level) -> ServerResult<Played> {
-    electronic_game(record, player_id, seen_plies, true)?;
+    check_electronic(record, player_id, seen_plies)?;
     let mut next = record.clone();
     next.setup = GameSetup { level, ..record.setup.clone() }
         .for_kind(GameKind::Electronic)
@@ -519,7 +525,7 @@ pub fn take_back(
     to_ply: usize,
 ) -> ServerResult<GameRecord> {
     let record = load(conn, id)?.ok_or(AppError::GameNotFound)?;
-    electronic_game(&record, player_id, seen_plies, true)?;
+    check_electronic(&record, player_id, seen_plies)?;
     if to_ply >= record.moves.len() {
         return Err(AppError::BadRequest("rien à reprendre".into()).into());
     }

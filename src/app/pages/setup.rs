@@ -9,7 +9,7 @@ use crate::app::describe::{preset_name, promotion_text};
 use crate::engine::bot::Level;
 use crate::engine::rules::MAX_DRAW_MOVES;
 use crate::engine::{Color, Preset, Promotion, Rules};
-use crate::protocol::game::rules_error_fr;
+use crate::protocol::error::rules_error_fr;
 use crate::protocol::AppError;
 use leptos::prelude::*;
 use leptos_meta::Title;
