@@ -26,6 +26,8 @@ pub const USAGE: &str = "usage: dames [serve]
        dames selfplay --white LEVEL --black LEVEL --games N [--seed S] [--rules SPEC]
        dames bench <file.pdn>... [--positions N]
        dames bench-server
+       dames cluster [--servers N] [--port P]
+       dames loadtest URL --players N --seconds S [--think-ms T] [--level LEVEL] [--server-pid PID]...
 LEVEL: debutant, intermediaire, fort, or a step of the electronic board's
       ladder, 1 (a beginner's opponent) to 8 (the strongest)
 SPEC: a rule set, international (the default), english, russian or brazilian,

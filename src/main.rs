@@ -4,13 +4,20 @@
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    // The two commands that run servers and clients of their own.
+    match args.first().map(String::as_str) {
+        Some("cluster") => std::process::exit(dames::server::cluster::command(&args[1..]).await),
+        Some("loadtest") => std::process::exit(dames::server::loadtest::command(&args[1..]).await),
+        _ => {}
+    }
     let (mut out, mut err) = (std::io::stdout(), std::io::stderr());
     if let Some(code) = dames::cli::run(&args, &mut out, &mut err) {
         std::process::exit(code);
     }
-    tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
-        .init();
+    if let Err(e) = dames::server::observe::init_logs() {
+        eprintln!("dames: {e}");
+        std::process::exit(2);
+    }
     let config = match dames::server::Config::from_env() {
         Ok(c) => c,
         Err(e) => {

@@ -190,7 +190,10 @@ pub fn Play(kind: GameKind, setup: Option<GameSetup>) -> impl IntoView {
                         let rules = game.setup.parsed_rules();
                         view! { <GameScreen initial=game/> <RulesSummary rules/> }.into_any()
                     }
-                    Err(e) => view! { <p class="error" role="alert">{e.to_string()}</p> }.into_any(),
+                    Err(e) => {
+                        crate::app::set_page_status(&e);
+                        view! { <p class="error" role="alert">{e.to_string()}</p> }.into_any()
+                    }
                 }
             })}
         </Suspense>

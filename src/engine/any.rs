@@ -191,6 +191,15 @@ impl Layout {
     }
 }
 
+/// The computer's reply, with what its search cost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotReply {
+    /// The move, long form.
+    pub long: String,
+    /// Nodes searched (0 for a random opening move).
+    pub nodes: u64,
+}
+
 /// A legal move as the board offers it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoveChoice {
@@ -437,8 +446,9 @@ impl AnyGame {
 
     /// The computer's move at `level` with `seed` (long form), or `None`
     /// when the game is over.
-    pub fn bot_reply(&self, level: Level, seed: u64) -> Option<String> {
-        on_game!(self, |g| bot::reply(g, level, seed).map(|r| r.mv.long_form().to_string()))
+    pub fn bot_reply(&self, level: Level, seed: u64) -> Option<BotReply> {
+        on_game!(self, |g| bot::reply(g, level, seed)
+            .map(|r| BotReply { long: r.mv.long_form().to_string(), nodes: r.search.map_or(0, |s| s.nodes) }))
     }
 
     /// Checks that every move of `bot_side` is the computer's reply at
@@ -528,7 +538,7 @@ mod tests {
     fn the_bot_replies_on_any_board_and_its_replies_verify() {
         let mut game = AnyGame::new(AnyPosition::initial(Rules::RUSSIAN).unwrap());
         for _ in 0..6 {
-            let reply = game.bot_reply(Level::Debutant, 7).unwrap();
+            let reply = game.bot_reply(Level::Debutant, 7).unwrap().long;
             game.play_long(&reply).unwrap();
         }
         assert!(game.verify_replies(Color::Black, Level::Debutant, 7, 1).is_ok());

@@ -39,6 +39,9 @@ pub enum AppError {
     /// A fault on the server; its cause is in the server's log, not on the
     /// page.
     Internal,
+    /// The database is out of reach for a moment (restarting, failing
+    /// over): the same request may be sent again shortly.
+    Unavailable,
     /// The request did not reach the server or its answer was unreadable.
     Transport(String),
 }
@@ -55,6 +58,7 @@ impl AppError {
             AppError::IllegalMove(_) | AppError::BadPseudonym(_) => 422,
             AppError::RateLimited { .. } => 429,
             AppError::Internal => 500,
+            AppError::Unavailable => 503,
             // Only ever built by the client, for a request that got no
             // readable answer; a server that produced one failed itself.
             AppError::Transport(_) => 502,
@@ -66,6 +70,7 @@ impl AppError {
     pub fn retry_after_s(&self) -> Option<u64> {
         match self {
             AppError::RateLimited { retry_after_s } => Some(*retry_after_s),
+            AppError::Unavailable => Some(5),
             _ => None,
         }
     }
@@ -93,6 +98,9 @@ impl fmt::Display for AppError {
             }
             AppError::BadPseudonym(why) => write!(f, "Pseudonyme refusé : {why}"),
             AppError::Internal => f.write_str("Erreur du serveur. Réessayez dans un instant."),
+            AppError::Unavailable => {
+                f.write_str("Le service est momentanément indisponible. Réessayez dans quelques secondes.")
+            }
             AppError::Transport(why) => write!(f, "Le serveur ne répond pas ({why})."),
         }
     }
@@ -203,6 +211,7 @@ mod tests {
             assert!((400..500).contains(&e.status()), "{e:?}");
         }
         assert_eq!(AppError::Internal.status(), 500);
+        assert_eq!(AppError::Unavailable.status(), 503);
         assert_eq!(AppError::RateLimited { retry_after_s: 3 }.retry_after_s(), Some(3));
         assert_eq!(AppError::Conflict.retry_after_s(), None);
     }

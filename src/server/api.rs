@@ -42,10 +42,10 @@ impl RequestContext {
 
 /// The view of a game with its score (if won) and whether to ask for a
 /// pseudonym.
-fn full_view(conn: &rusqlite::Connection, record: &GameRecord) -> ServerResult<GameView> {
+async fn full_view(db: &Db, record: &GameRecord) -> ServerResult<GameView> {
     let mut view = record.view();
-    view.score = scores::score_of_game(conn, &record.id)?;
-    view.needs_pseudonym = view.score.is_some() && players::pseudonym_of(conn, &record.player_id)?.is_none();
+    view.score = scores::score_of_game(db, &record.id).await?;
+    view.needs_pseudonym = view.score.is_some() && db.pseudonym_of(&record.player_id).await?.is_none();
     Ok(view)
 }
 
@@ -73,15 +73,11 @@ pub async fn current_game(ctx: &RequestContext, kind: GameKind, asked: Option<Ga
     let asked = asked.map(|a| settle(kind, &a)).transpose()?;
     let unstarted =
         GameView::unstarted(kind, day.clone(), asked.clone().unwrap_or_else(|| GameSetup::default_for(kind)));
-    ctx.db
-        .run(move |c| {
-            let day_filter = (kind == GameKind::Daily).then_some(day.as_str());
-            match games::latest(c, &player, kind, day_filter)? {
-                Some(game) if asked.is_none_or(|a| a == game.setup) => full_view(c, &game),
-                _ => Ok(unstarted),
-            }
-        })
-        .await
+    let day_filter = (kind == GameKind::Daily).then_some(day.as_str());
+    match ctx.db.latest_game(&player, kind, day_filter).await? {
+        Some(game) if asked.is_none_or(|a| a == game.setup) => full_view(&ctx.db, &game).await,
+        _ => Ok(unstarted),
+    }
 }
 
 /// A new game, stored now ("Rejouer", "Nouvelle partie", or a game the
@@ -93,9 +89,9 @@ pub async fn new_game(ctx: &RequestContext, kind: GameKind, setup: GameSetup) ->
     let player = ctx.player.clone();
     // The computer may open: a search, so in a search slot.
     let opened = ctx.search(move || games::new_record(spec(&player, kind, setup, &day))).await??;
-    let record = opened.record.clone();
-    ctx.db.run(move |c| games::insert_new(c, &opened)).await?;
-    Ok(record.view())
+    ctx.db.insert_game(&opened).await?;
+    metrics::counter!("dames_games_started_total", "kind" => kind.name()).increment(1);
+    Ok(opened.record.view())
 }
 
 /// Starts a game with the player's first move: both are stored together,
@@ -115,23 +111,15 @@ pub async fn start_game(ctx: &RequestContext, kind: GameKind, setup: GameSetup, 
             games::new_record_with_move(spec(&player, kind, setup, &day), first)
         })
         .await??;
-    let record = played.record.clone();
-    ctx.db.run(move |c| games::insert_new(c, &played)).await?;
-    finish_move(ctx, record).await
+    ctx.db.insert_game(&played).await?;
+    metrics::counter!("dames_games_started_total", "kind" => kind.name()).increment(1);
+    finish_move(ctx, played.record).await
 }
 
 /// The player's own game, as stored (after a conflict, to catch up).
 pub async fn own_game(ctx: &RequestContext, game_id: String) -> ServerResult<GameView> {
-    let player = ctx.player.clone();
-    ctx.db
-        .run(move |c| {
-            let record = games::load(c, &game_id)?.ok_or(AppError::GameNotFound)?;
-            if record.player_id != player {
-                return Err(AppError::NotYourGame.into());
-            }
-            full_view(c, &record)
-        })
-        .await
+    let record = load_own(ctx, game_id).await?;
+    full_view(&ctx.db, &record).await
 }
 
 /// A game from any position, level and seed, for the browser tests' hook
@@ -145,13 +133,8 @@ pub async fn start_test_game(
     kind: GameKind,
 ) -> ServerResult<GameView> {
     let (day, player) = (today_utc(), ctx.player.clone());
-    ctx.db
-        .run(move |c| {
-            let new =
-                NewGame { player_id: &player, kind, day: &day, setup, seed, start_fen: Some(&fen), now_ms: now_ms() };
-            games::create(c, new).map(|g| g.view())
-        })
-        .await
+    let new = NewGame { player_id: &player, kind, day: &day, setup, seed, start_fen: Some(&fen), now_ms: now_ms() };
+    Ok(games::create(&ctx.db, new).await?.view())
 }
 
 /// Plays the player's move and the computer's answer; on a win, verifies
@@ -166,11 +149,9 @@ pub async fn play_move(
     think_ms: u64,
 ) -> ServerResult<GameView> {
     ctx.limits.check_move(&ctx.player, ctx.address)?;
-    if game_id.len() > 64 {
-        return Err(AppError::BadRequest("identifiant de partie trop long".into()).into());
-    }
-    let record = ctx.db.run(move |c| games::load(c, &game_id)).await?.ok_or(AppError::GameNotFound)?;
-    // The bot's search runs on the blocking pool, without the database lock.
+    let started = std::time::Instant::now();
+    let record = load_game(ctx, &game_id).await?;
+    // The bot's search runs on the blocking pool, holding no connection.
     let player = ctx.player.clone();
     let played = ctx
         .search(move || {
@@ -178,9 +159,10 @@ pub async fn play_move(
             games::apply_player_move(&record, &player, sent, now_ms())
         })
         .await??;
-    let record = played.record.clone();
-    ctx.db.run(move |c| games::save_played(c, &played)).await?;
-    finish_move(ctx, record).await
+    ctx.db.save_played(&played).await?;
+    let view = finish_move(ctx, played.record).await;
+    metrics::histogram!("dames_move_seconds").record(started.elapsed().as_secs_f64());
+    view
 }
 
 /// After a stored move: the score if the player won, then the view.
@@ -193,15 +175,21 @@ async fn finish_move(ctx: &RequestContext, record: GameRecord) -> ServerResult<G
         let slots = ctx.limits.search_slots(wanted).await?;
         record_score(&ctx.db, record.clone(), slots.num_permits()).await?;
     }
-    ctx.db.run(move |c| full_view(c, &record)).await
+    if record.outcome.is_some() {
+        metrics::counter!("dames_games_finished_total", "kind" => record.kind.name()).increment(1);
+    }
+    full_view(&ctx.db, &record).await
 }
 
 /// Verifies a finished game and stores its score if the player won.
 /// Idempotent: the start-up sweep calls it for wins left unscored.
 pub async fn record_score(db: &Db, record: GameRecord, threads: usize) -> ServerResult<()> {
+    let started = std::time::Instant::now();
     let verified = tokio::task::spawn_blocking(move || scores::verify_win(&record, threads)).await??;
+    metrics::histogram!("dames_verification_seconds").record(started.elapsed().as_secs_f64());
     if let Some(win) = verified {
-        db.run(move |c| scores::record(c, &win, now_ms())).await?;
+        db.record_score(&win, now_ms()).await?;
+        metrics::counter!("dames_scores_recorded_total").increment(1);
     }
     Ok(())
 }
@@ -210,14 +198,10 @@ pub async fn record_score(db: &Db, record: GameRecord, threads: usize) -> Server
 /// logged and skipped, never blocks the others. It runs beside the live
 /// site, so it verifies on one thread.
 pub async fn sweep_unscored(db: &Db) -> ServerResult<usize> {
-    let ids = db.run(|c| scores::unscored_wins(c)).await?;
+    let ids = scores::unscored_wins(db).await?;
     let mut done = 0;
     for id in ids {
-        let loaded = {
-            let id = id.clone();
-            db.run(move |c| games::load(c, &id)).await
-        };
-        match loaded {
+        match db.load_game(&id).await {
             Ok(Some(record)) => match record_score(db, record, 1).await {
                 Ok(()) => done += 1,
                 Err(e) => tracing::error!(game = %id, "score not recorded: {e}"),
@@ -231,8 +215,11 @@ pub async fn sweep_unscored(db: &Db) -> ServerResult<usize> {
 
 pub async fn resign(ctx: &RequestContext, game_id: String) -> ServerResult<GameView> {
     ctx.limits.check_move(&ctx.player, ctx.address)?;
-    let player = ctx.player.clone();
-    ctx.db.run(move |c| games::resign(c, &game_id, &player, now_ms()).and_then(|g| full_view(c, &g))).await
+    let record = load_game(ctx, &game_id).await?;
+    let ended = games::resign(&record, &ctx.player, now_ms())?;
+    ctx.db.save_ending(&ended).await?;
+    metrics::counter!("dames_games_finished_total", "kind" => record.kind.name()).increment(1);
+    full_view(&ctx.db, &ended.record).await
 }
 
 /// What the electronic board asks of its game besides a move.
@@ -263,16 +250,17 @@ pub async fn electronic_action(
             ElectronicAction::PlayOn => games::play_on(&record, &player, ply, now_ms()),
         })
         .await??;
-    let record = played.record.clone();
-    ctx.db.run(move |c| games::save_played(c, &played)).await?;
-    ctx.db.run(move |c| full_view(c, &record)).await
+    ctx.db.save_played(&played).await?;
+    full_view(&ctx.db, &played.record).await
 }
 
 /// Electronic board: takes the game back to `to_ply` plies.
 pub async fn take_back(ctx: &RequestContext, game_id: String, ply: usize, to_ply: usize) -> ServerResult<GameView> {
     ctx.limits.check_move(&ctx.player, ctx.address)?;
-    let player = ctx.player.clone();
-    ctx.db.run(move |c| games::take_back(c, &game_id, &player, ply, to_ply).and_then(|g| full_view(c, &g))).await
+    let record = load_game(ctx, &game_id).await?;
+    let taken = games::take_back(&record, &ctx.player, ply, to_ply)?;
+    ctx.db.save_take_back(&taken).await?;
+    full_view(&ctx.db, &taken.record).await
 }
 
 /// Electronic board: the computer's advice for the player's move, in
@@ -322,18 +310,23 @@ pub async fn start_from_position(ctx: &RequestContext, fen: String, setup: GameS
             games::new_record(new)
         })
         .await??;
-    let record = opened.record.clone();
-    ctx.db.run(move |c| games::insert_new(c, &opened)).await?;
-    Ok(record.view())
+    ctx.db.insert_game(&opened).await?;
+    metrics::counter!("dames_games_started_total", "kind" => GameKind::Electronic.name()).increment(1);
+    Ok(opened.record.view())
+}
+
+/// A game by its id (refused when the id is too long to be one).
+async fn load_game(ctx: &RequestContext, game_id: &str) -> ServerResult<GameRecord> {
+    if game_id.len() > 64 {
+        return Err(AppError::BadRequest("identifiant de partie trop long".into()).into());
+    }
+    Ok(ctx.db.load_game(game_id).await?.ok_or(AppError::GameNotFound)?)
 }
 
 /// The player's own game, loaded (its owner is checked again where it is
 /// changed).
 async fn load_own(ctx: &RequestContext, game_id: String) -> ServerResult<GameRecord> {
-    if game_id.len() > 64 {
-        return Err(AppError::BadRequest("identifiant de partie trop long".into()).into());
-    }
-    let record = ctx.db.run(move |c| games::load(c, &game_id)).await?.ok_or(AppError::GameNotFound)?;
+    let record = load_game(ctx, &game_id).await?;
     if record.player_id != ctx.player {
         return Err(AppError::NotYourGame.into());
     }
@@ -343,13 +336,15 @@ async fn load_own(ctx: &RequestContext, game_id: String) -> ServerResult<GameRec
 /// The two players of a two-player game agree to a draw.
 pub async fn agree_draw(ctx: &RequestContext, game_id: String, ply: usize) -> ServerResult<GameView> {
     ctx.limits.check_move(&ctx.player, ctx.address)?;
-    let player = ctx.player.clone();
-    ctx.db.run(move |c| games::agree_draw(c, &game_id, &player, ply, now_ms()).and_then(|g| full_view(c, &g))).await
+    let record = load_game(ctx, &game_id).await?;
+    let ended = games::agree_draw(&record, &ctx.player, ply, now_ms())?;
+    ctx.db.save_ending(&ended).await?;
+    metrics::counter!("dames_games_finished_total", "kind" => record.kind.name()).increment(1);
+    full_view(&ctx.db, &ended.record).await
 }
 
 pub async fn set_pseudonym(ctx: &RequestContext, name: String) -> ServerResult<String> {
-    let player = ctx.player.clone();
-    ctx.db.run(move |c| players::set_pseudonym(c, &player, &name, now_ms())).await
+    players::set_pseudonym(&ctx.db, &ctx.player, &name, now_ms()).await
 }
 
 /// A leaderboard: a day's challenge (`day`, today if absent) or the free
@@ -377,8 +372,7 @@ pub async fn leaderboard(
         BoardKey::Free { .. } => (false, None, None),
     };
     let key = scores::board_key(&board);
-    let (top, mine) =
-        db.run(move |c| Ok((scores::leaderboard(c, &key, scores::TOP)?, scores::rank_of(c, &key, &player)?))).await?;
+    let (top, mine) = (db.leaderboard(&key, scores::TOP).await?, db.rank_of(&key, &player).await?);
     Ok(LeaderboardView { board, is_today, previous_day, next_day, top, mine })
 }
 
@@ -392,19 +386,16 @@ pub async fn replay(db: &Db, player: String, game_id: String) -> ServerResult<Ga
         return Err(AppError::GameNotFound.into());
     }
     let today = today_utc();
-    db.run(move |c| {
-        let record = games::load(c, &game_id)?.ok_or(AppError::GameNotFound)?;
-        if record.player_id != player {
-            if record.outcome.is_none() {
-                return Err(AppError::NotYourGame.into());
-            }
-            if record.kind == GameKind::Daily && record.day >= today {
-                return Err(AppError::HiddenUntilTomorrow.into());
-            }
+    let record = db.load_game(&game_id).await?.ok_or(AppError::GameNotFound)?;
+    if record.player_id != player {
+        if record.outcome.is_none() {
+            return Err(AppError::NotYourGame.into());
         }
-        let mut view = full_view(c, &record)?;
-        view.needs_pseudonym = false;
-        Ok(view)
-    })
-    .await
+        if record.kind == GameKind::Daily && record.day >= today {
+            return Err(AppError::HiddenUntilTomorrow.into());
+        }
+    }
+    let mut view = full_view(db, &record).await?;
+    view.needs_pseudonym = false;
+    Ok(view)
 }

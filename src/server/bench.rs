@@ -2,6 +2,7 @@
 //! leaderboard page of a day with 100,000 scores, rendered through the real
 //! router, and the replay-verification of a long game.
 
+use super::db::sqlite::SqliteDb;
 use super::db::Db;
 use super::games::GameRecord;
 use super::{router, scores, today_utc};
@@ -33,11 +34,12 @@ fn percentile(times: &mut [f64], p: f64) -> f64 {
 pub async fn run(out: &mut dyn Write) -> Result<(), Box<dyn std::error::Error>> {
     let path = std::env::temp_dir().join(format!("dames-bench-{}.sqlite3", std::process::id()));
     let _ = std::fs::remove_file(&path);
-    let db = Db::open(&path)?;
+    let sqlite = SqliteDb::open(&path)?;
+    let db = Db::Sqlite(sqlite.clone());
     let day = today_utc();
     let board = format!("jour:{day}");
     let started = Instant::now();
-    db.run_blocking(|c| -> rusqlite::Result<()> {
+    sqlite.run_blocking(|c| -> rusqlite::Result<()> {
         let tx = c.transaction()?;
         {
             let mut player = tx.prepare("INSERT INTO players (id, pseudonym, pseudonym_key, created_at) VALUES (?1, ?2, ?3, 0)")?;

@@ -12,6 +12,14 @@ pub enum ServerError {
     Refused(#[from] AppError),
     #[error("database: {0}")]
     Database(#[from] rusqlite::Error),
+    /// A PostgreSQL error that is not the database being out of reach.
+    #[error("postgres: {0}")]
+    Postgres(tokio_postgres::Error),
+    /// The database cannot be reached now (down, restarting, every
+    /// connection busy past the wait): the request may be retried, and the
+    /// player sees a 503, not a fault.
+    #[error("database unavailable: {0}")]
+    Unavailable(String),
     /// The database was written by a newer version of Dames.
     #[error("database schema version {found} is newer than this program's {known}")]
     SchemaTooNew { found: usize, known: usize },
@@ -34,10 +42,44 @@ pub enum ServerError {
 
 pub type ServerResult<T> = Result<T, ServerError>;
 
+/// Out of reach (connection refused or lost, the server shutting down or
+/// starting up) is `Unavailable`; anything else is a fault.
+impl From<tokio_postgres::Error> for ServerError {
+    fn from(error: tokio_postgres::Error) -> ServerError {
+        let unreachable = match error.code() {
+            Some(code) => {
+                let code = code.code();
+                code.starts_with("08") || matches!(code, "57P01" | "57P02" | "57P03" | "53300")
+            }
+            None => error.as_db_error().is_none(),
+        };
+        if unreachable {
+            ServerError::Unavailable(error.to_string())
+        } else {
+            ServerError::Postgres(error)
+        }
+    }
+}
+
+/// The pool's errors: waiting too long, or a connection it could not open,
+/// are the database out of reach.
+impl From<deadpool_postgres::PoolError> for ServerError {
+    fn from(error: deadpool_postgres::PoolError) -> ServerError {
+        match error {
+            deadpool_postgres::PoolError::Backend(e) => e.into(),
+            other => ServerError::Unavailable(other.to_string()),
+        }
+    }
+}
+
 impl From<ServerError> for AppError {
     fn from(error: ServerError) -> AppError {
         match error {
             ServerError::Refused(refusal) => refusal,
+            ServerError::Unavailable(why) => {
+                tracing::warn!(error = %why, "database unavailable");
+                AppError::Unavailable
+            }
             fault => {
                 tracing::error!(error = %fault, "internal error");
                 AppError::Internal
@@ -57,5 +99,6 @@ mod tests {
         assert!(fault.to_string().starts_with("database: "));
         assert_eq!(AppError::from(fault), AppError::Internal);
         assert_eq!(AppError::from(ServerError::MissingContext("Db")), AppError::Internal);
+        assert_eq!(AppError::from(ServerError::Unavailable("down".into())), AppError::Unavailable);
     }
 }

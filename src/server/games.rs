@@ -7,13 +7,13 @@
 //! the browser sends: each request replays the stored moves, checks the new
 //! one, and computes the computer's reply itself.
 
+use super::db::Db;
 use super::error::{ServerError, ServerResult};
 use crate::engine::any::{AnyGame, AnyGameError, AnyPosition};
 use crate::engine::bot::{self, Level};
 use crate::engine::{Color, DrawReason, Outcome, WinReason};
 use crate::protocol::game::StoredGame;
 use crate::protocol::{fen_error_fr, move_text_error_fr, replay_stored, AppError, GameKind, GameSetup, GameView};
-use rusqlite::{params, Connection, OptionalExtension};
 
 /// Each move counts at least this much thinking time.
 pub const MIN_THINK_MS: u64 = 300;
@@ -156,60 +156,22 @@ pub fn new_record(new: NewGame<'_>) -> ServerResult<Played> {
     Ok(Played { record, added, expected_plies: 0, expected_outcome: None, expected_revision: 0 })
 }
 
-/// Stores a new game with its first plies, and the player's row if this is
-/// their first game.
-pub fn insert_new(conn: &mut Connection, new: &Played) -> ServerResult<()> {
-    let record = &new.record;
-    let tx = conn.transaction()?;
-    tx.execute(
-        "INSERT OR IGNORE INTO players (id, created_at) VALUES (?1, ?2)",
-        params![record.player_id, record.created_at],
-    )?;
-    tx.execute(
-        "INSERT INTO games (id, player_id, kind, day, level, seed, start_fen, ply_count, outcome, active_ms,
-                            last_answer_ms, created_at, finished_at, bot_version, rules, player_color, played_on)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
-        params![
-            record.id,
-            record.player_id,
-            record.kind.name(),
-            record.day,
-            record.level().name(),
-            record.seed as i64,
-            record.start_fen,
-            record.moves.len() as i64,
-            record.outcome.map(outcome_json),
-            record.active_ms as i64,
-            record.last_answer_ms,
-            record.created_at,
-            record.outcome.map(|_| record.last_answer_ms),
-            record.bot_version,
-            record.setup.rules,
-            color_name(record.setup.player),
-            record.played_on,
-        ],
-    )?;
-    insert_moves(&tx, &record.id, 0, &new.added)?;
-    tx.commit()?;
-    Ok(())
-}
-
 /// Creates and stores a game.
-pub fn create(conn: &mut Connection, new: NewGame<'_>) -> ServerResult<GameRecord> {
+pub async fn create(db: &Db, new: NewGame<'_>) -> ServerResult<GameRecord> {
     let new = new_record(new)?;
-    insert_new(conn, &new)?;
+    db.insert_game(&new).await?;
     Ok(new.record)
 }
 
 /// A new game with the player's first move and the computer's answer, not
-/// stored yet: [`insert_new`] stores them together. Pure computation (the
+/// stored yet: [`Db::insert_game`] stores them together. Pure computation (the
 /// answer is a search), so it runs without the database.
 pub fn new_record_with_move(new: NewGame<'_>, first: PlayerMove<'_>) -> ServerResult<Played> {
     let now_ms = new.now_ms;
     let opening = new_record(new)?;
     let mut played = apply_player_move(&opening.record, &opening.record.player_id, first, now_ms)?;
     played.added.splice(0..0, opening.added);
-    // Stored by `insert_new`, as a new game.
+    // Stored by `Db::insert_game`, as a new game.
     played.expected_plies = 0;
     played.record.revision = 0;
     Ok(played)
@@ -223,122 +185,73 @@ fn play_computed(game: &mut AnyGame, mv: &str) -> ServerResult<()> {
         .map_err(|e| ServerError::CorruptGame { game: "(new)".into(), why: format!("computed move refused: {e}") })
 }
 
-fn color_name(color: Color) -> &'static str {
+pub fn color_name(color: Color) -> &'static str {
     match color {
         Color::White => "white",
         Color::Black => "black",
     }
 }
 
-pub fn load(conn: &Connection, id: &str) -> ServerResult<Option<GameRecord>> {
-    let row = conn
-        .query_row(
-            "SELECT id, player_id, kind, day, level, seed, start_fen, outcome, active_ms, last_answer_ms, created_at,
-                    bot_version, rules, player_color, played_on, revision
-             FROM games WHERE id = ?1",
-            [id],
-            |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, String>(3)?,
-                    r.get::<_, String>(4)?,
-                    r.get::<_, i64>(5)?,
-                    r.get::<_, String>(6)?,
-                    r.get::<_, Option<String>>(7)?,
-                    r.get::<_, i64>(8)?,
-                    r.get::<_, i64>(9)?,
-                    r.get::<_, i64>(10)?,
-                    r.get::<_, u32>(11)?,
-                    r.get::<_, String>(12)?,
-                    r.get::<_, String>(13)?,
-                    r.get::<_, bool>(14)?,
-                    r.get::<_, i64>(15)?,
-                ))
-            },
-        )
-        .optional()?;
-    let Some((
-        id,
-        player_id,
-        kind,
-        day,
-        level,
-        seed,
-        start_fen,
-        outcome,
-        active_ms,
-        last_answer_ms,
-        created_at,
-        bot_version,
-        rules,
-        player_color,
-        played_on,
-        revision,
-    )) = row
-    else {
-        return Ok(None);
-    };
-    let mut stmt = conn.prepare_cached("SELECT move FROM game_moves WHERE game_id = ?1 ORDER BY ply")?;
-    let moves = stmt.query_map([&id], |r| r.get::<_, String>(0))?.collect::<Result<Vec<_>, _>>()?;
-    let player = match player_color.as_str() {
-        "white" => Color::White,
-        "black" => Color::Black,
-        other => return Err(ServerError::Unreadable(format!("player colour {other:?}"))),
-    };
-    Ok(Some(GameRecord {
-        kind: GameKind::from_name(&kind).ok_or_else(|| ServerError::Unreadable(format!("game kind {kind:?}")))?,
-        setup: GameSetup {
-            rules,
-            level: level.parse().map_err(|_| ServerError::Unreadable(format!("level {level:?}")))?,
-            player,
-        },
-        outcome: outcome
-            .map(|o| serde_json::from_str(&o).map_err(|e| ServerError::Unreadable(format!("outcome {o:?}: {e}"))))
-            .transpose()?,
-        seed: seed as u64,
-        bot_version,
-        active_ms: active_ms as u64,
-        id,
-        player_id,
-        day,
-        start_fen,
-        moves,
-        last_answer_ms,
-        created_at,
-        played_on,
-        revision,
-    }))
+/// A `games` row as both engines read it.
+pub struct GameRow {
+    pub id: String,
+    pub player_id: String,
+    pub kind: String,
+    pub day: String,
+    pub level: String,
+    pub seed: i64,
+    pub start_fen: String,
+    pub outcome: Option<String>,
+    pub active_ms: i64,
+    pub last_answer_ms: i64,
+    pub created_at: i64,
+    pub bot_version: u32,
+    pub rules: String,
+    pub player_color: String,
+    pub played_on: bool,
+    pub revision: i64,
 }
 
-/// The player's latest game of this kind (for the daily challenge, of that
-/// day) against today's computer: the one the page resumes. A game against
-/// an earlier version is left as it is (it can be replayed, not continued);
-/// a two-player game has no computer to change.
-pub fn latest(
-    conn: &Connection,
-    player_id: &str,
-    kind: GameKind,
-    day: Option<&str>,
-) -> ServerResult<Option<GameRecord>> {
-    let id: Option<String> = conn
-        .query_row(
-            "SELECT id FROM games WHERE player_id = ?1 AND kind = ?2 AND (?3 IS NULL OR day = ?3)
-                 AND (bot_version = ?4 OR kind = 'two_players')
-             ORDER BY created_at DESC, rowid DESC LIMIT 1",
-            params![player_id, kind.name(), day, bot::BOT_VERSION],
-            |r| r.get(0),
-        )
-        .optional()?;
-    match id {
-        Some(id) => load(conn, &id),
-        None => Ok(None),
+impl GameRow {
+    /// The record, with its moves in ply order; a value this program did
+    /// not write is `Unreadable`.
+    pub fn into_record(self, moves: Vec<String>) -> ServerResult<GameRecord> {
+        let player = match self.player_color.as_str() {
+            "white" => Color::White,
+            "black" => Color::Black,
+            other => return Err(ServerError::Unreadable(format!("player colour {other:?}"))),
+        };
+        let kind = self.kind;
+        let level = self.level;
+        Ok(GameRecord {
+            kind: GameKind::from_name(&kind).ok_or_else(|| ServerError::Unreadable(format!("game kind {kind:?}")))?,
+            setup: GameSetup {
+                rules: self.rules,
+                level: level.parse().map_err(|_| ServerError::Unreadable(format!("level {level:?}")))?,
+                player,
+            },
+            outcome: self
+                .outcome
+                .map(|o| serde_json::from_str(&o).map_err(|e| ServerError::Unreadable(format!("outcome {o:?}: {e}"))))
+                .transpose()?,
+            seed: self.seed as u64,
+            bot_version: self.bot_version,
+            active_ms: self.active_ms as u64,
+            id: self.id,
+            player_id: self.player_id,
+            day: self.day,
+            start_fen: self.start_fen,
+            moves,
+            last_answer_ms: self.last_answer_ms,
+            created_at: self.created_at,
+            played_on: self.played_on,
+            revision: self.revision,
+        })
     }
 }
 
 /// The outcome of applying a player's move: the new plies to store.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Played {
     pub record: GameRecord,
     /// Long-form move and clamped thinking time (the player's move only).
@@ -466,10 +379,14 @@ fn electronic_game(
 fn computer_moves_if_its_turn(record: &mut GameRecord, game: &mut AnyGame) -> ServerResult<Vec<(String, Option<u64>)>> {
     let mut added = Vec::new();
     if record.computer_side() == Some(game.turn()) {
+        let started = std::time::Instant::now();
         if let Some(reply) = game.bot_reply(record.level(), record.seed) {
-            play_computed(game, &reply)?;
-            record.moves.push(reply.clone());
-            added.push((reply, None));
+            let level = record.level().name();
+            metrics::histogram!("dames_bot_search_seconds", "level" => level).record(started.elapsed().as_secs_f64());
+            metrics::histogram!("dames_bot_search_nodes", "level" => level).record(reply.nodes as f64);
+            play_computed(game, &reply.long)?;
+            record.moves.push(reply.long.clone());
+            added.push((reply.long, None));
         }
     }
     record.outcome = game.outcome();
@@ -514,18 +431,21 @@ pub fn play_on(record: &GameRecord, player_id: &str, seen_plies: usize, now_ms: 
     Ok(Played::after(record, next, added, declared))
 }
 
+/// A take-back, checked: the game cut to `record.moves.len()` plies, to
+/// store over the game read at `expected_plies` plies and
+/// `expected_revision`.
+#[derive(Clone, Debug)]
+pub struct TakenBack {
+    pub record: GameRecord,
+    pub expected_plies: usize,
+    pub expected_revision: i64,
+}
+
 /// Electronic board, "Reprendre": the game goes back to `to_ply` plies,
 /// which must leave the player to move (the computer's reply is taken back
-/// with the player's move). Stored at once, unless the game changed.
-pub fn take_back(
-    conn: &mut Connection,
-    id: &str,
-    player_id: &str,
-    seen_plies: usize,
-    to_ply: usize,
-) -> ServerResult<GameRecord> {
-    let record = load(conn, id)?.ok_or(AppError::GameNotFound)?;
-    check_electronic(&record, player_id, seen_plies)?;
+/// with the player's move).
+pub fn take_back(record: &GameRecord, player_id: &str, seen_plies: usize, to_ply: usize) -> ServerResult<TakenBack> {
+    check_electronic(record, player_id, seen_plies)?;
     if to_ply >= record.moves.len() {
         return Err(AppError::BadRequest("rien à reprendre".into()).into());
     }
@@ -540,18 +460,7 @@ pub fn take_back(
         return Err(AppError::BadRequest("on reprend jusqu'à un coup du joueur".into()).into());
     }
     next.revision += 1;
-    let tx = conn.transaction()?;
-    let changed = tx.execute(
-        "UPDATE games SET ply_count = ?2, outcome = NULL, finished_at = NULL, played_on = ?4, revision = revision + 1
-             WHERE id = ?1 AND ply_count = ?3 AND revision = ?5",
-        params![id, to_ply as i64, seen_plies as i64, next.played_on, record.revision],
-    )?;
-    if changed != 1 {
-        return Err(AppError::Conflict.into());
-    }
-    tx.execute("DELETE FROM game_moves WHERE game_id = ?1 AND ply >= ?2", params![id, to_ply as i64])?;
-    tx.commit()?;
-    Ok(next)
+    Ok(TakenBack { record: next, expected_plies: record.moves.len(), expected_revision: record.revision })
 }
 
 /// Electronic board, "Conseil": the move the computer at the game's level
@@ -573,41 +482,18 @@ pub fn clamp_think_ms(reported_ms: u64, wall_ms: i64) -> u64 {
     reported_ms.min(wall).max(MIN_THINK_MS)
 }
 
-/// Stores what `apply_player_move` computed, unless another request has
-/// changed the game meanwhile.
-pub fn save_played(conn: &mut Connection, played: &Played) -> ServerResult<()> {
-    let r = &played.record;
-    let tx = conn.transaction()?;
-    let changed = tx.execute(
-        "UPDATE games SET ply_count = ?2, outcome = ?3, active_ms = ?4, last_answer_ms = ?5,
-                    finished_at = CASE WHEN ?3 IS NULL THEN NULL ELSE ?5 END,
-                    player_color = ?7, level = ?8, played_on = ?9, revision = revision + 1
-             WHERE id = ?1 AND ply_count = ?6 AND outcome IS ?10 AND revision = ?11",
-        params![
-            r.id,
-            r.moves.len() as i64,
-            r.outcome.map(outcome_json),
-            r.active_ms as i64,
-            r.last_answer_ms,
-            played.expected_plies as i64,
-            color_name(r.setup.player),
-            r.level().name(),
-            r.played_on,
-            played.expected_outcome.map(outcome_json),
-            played.expected_revision,
-        ],
-    )?;
-    if changed != 1 {
-        return Err(AppError::Conflict.into());
-    }
-    insert_moves(&tx, &r.id, played.expected_plies, &played.added)?;
-    tx.commit()?;
-    Ok(())
+/// A game its players ended (resignation, agreed draw): `record` with its
+/// outcome, to store over the game read at `expected_revision` (same plies).
+#[derive(Clone, Debug)]
+pub struct Ended {
+    pub record: GameRecord,
+    pub finished_at: i64,
+    pub expected_revision: i64,
 }
 
 /// The player gives up; in a two-player game, the side to move does.
-pub fn resign(conn: &mut Connection, id: &str, player_id: &str, now_ms: i64) -> ServerResult<GameRecord> {
-    end_by_players(conn, id, player_id, None, now_ms, |record, game| {
+pub fn resign(record: &GameRecord, player_id: &str, now_ms: i64) -> ServerResult<Ended> {
+    end_by_players(record, player_id, None, now_ms, |record, game| {
         let loser = if record.kind.against_computer() { record.setup.player } else { game.turn() };
         Ok(Outcome::Win { winner: !loser, reason: WinReason::Resignation })
     })
@@ -616,14 +502,8 @@ pub fn resign(conn: &mut Connection, id: &str, player_id: &str, now_ms: i64) -> 
 /// The two players of a two-player game agree to a draw (one offered it
 /// on the page, the other accepted). `seen_plies` is the ply count the
 /// page showed: an offer made on an older position is refused.
-pub fn agree_draw(
-    conn: &mut Connection,
-    id: &str,
-    player_id: &str,
-    seen_plies: usize,
-    now_ms: i64,
-) -> ServerResult<GameRecord> {
-    end_by_players(conn, id, player_id, Some(seen_plies), now_ms, |record, _| {
+pub fn agree_draw(record: &GameRecord, player_id: &str, seen_plies: usize, now_ms: i64) -> ServerResult<Ended> {
+    end_by_players(record, player_id, Some(seen_plies), now_ms, |record, _| {
         if record.kind.against_computer() {
             return Err(AppError::BadRequest("la nulle d'un commun accord se joue à deux".into()).into());
         }
@@ -631,17 +511,15 @@ pub fn agree_draw(
     })
 }
 
-/// Ends a game as its players decide (resignation, agreed draw), once it
-/// is checked to be theirs and still going.
+/// Ends a game as its players decide, once it is checked to be theirs and
+/// still going.
 fn end_by_players(
-    conn: &mut Connection,
-    id: &str,
+    record: &GameRecord,
     player_id: &str,
     seen_plies: Option<usize>,
     now_ms: i64,
     decide: impl FnOnce(&GameRecord, &AnyGame) -> ServerResult<Outcome>,
-) -> ServerResult<GameRecord> {
-    let mut record = load(conn, id)?.ok_or(AppError::GameNotFound)?;
+) -> ServerResult<Ended> {
     if record.player_id != player_id {
         return Err(AppError::NotYourGame.into());
     }
@@ -652,34 +530,14 @@ fn end_by_players(
     if seen_plies.is_some_and(|seen| seen != record.moves.len()) {
         return Err(AppError::Conflict.into());
     }
-    let outcome = decide(&record, &game)?;
-    let changed = conn.execute(
-        "UPDATE games SET outcome = ?2, finished_at = ?3, revision = revision + 1
-             WHERE id = ?1 AND outcome IS NULL AND ply_count = ?4 AND revision = ?5",
-        params![id, outcome_json(outcome), now_ms, record.moves.len() as i64, record.revision],
-    )?;
-    if changed != 1 {
-        return Err(AppError::Conflict.into());
-    }
-    record.outcome = Some(outcome);
-    Ok(record)
+    let mut next = record.clone();
+    next.outcome = Some(decide(record, &game)?);
+    next.revision += 1;
+    Ok(Ended { record: next, finished_at: now_ms, expected_revision: record.revision })
 }
 
-fn insert_moves(
-    tx: &rusqlite::Transaction<'_>,
-    game_id: &str,
-    first_ply: usize,
-    moves: &[(String, Option<u64>)],
-) -> ServerResult<()> {
-    let mut stmt =
-        tx.prepare_cached("INSERT INTO game_moves (game_id, ply, move, think_ms) VALUES (?1, ?2, ?3, ?4)")?;
-    for (i, (mv, think)) in moves.iter().enumerate() {
-        stmt.execute(params![game_id, (first_ply + i) as i64, mv, think.map(|t| t as i64)])?;
-    }
-    Ok(())
-}
-
-fn outcome_json(outcome: Outcome) -> String {
+/// How an outcome is stored: the engine's type as JSON.
+pub fn outcome_json(outcome: Outcome) -> String {
     serde_json::to_string(&outcome).expect("an outcome serialises")
 }
 
@@ -687,45 +545,104 @@ fn outcome_json(outcome: Outcome) -> String {
 mod tests {
     use super::*;
     use crate::engine::Rules;
+    use crate::server::db::sqlite::SqliteDb;
     use crate::server::db::Db;
 
-    fn new_game(db: &Db, start_fen: Option<&str>) -> GameRecord {
+    /// The storage calls these tests make, on an in-memory SQLite database
+    /// (the storage suite runs both engines), waited for in place.
+    struct TestStore {
+        sqlite: SqliteDb,
+        db: Db,
+        runtime: tokio::runtime::Runtime,
+    }
+
+    impl TestStore {
+        fn new() -> TestStore {
+            TestStore::on(SqliteDb::open_in_memory().unwrap())
+        }
+
+        fn on(sqlite: SqliteDb) -> TestStore {
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+            TestStore { db: Db::Sqlite(sqlite.clone()), sqlite, runtime }
+        }
+
+        fn run_blocking<T>(&self, work: impl FnOnce(&mut rusqlite::Connection) -> T) -> T {
+            self.sqlite.run_blocking(work)
+        }
+
+        fn load(&self, id: &str) -> ServerResult<Option<GameRecord>> {
+            self.runtime.block_on(self.db.load_game(id))
+        }
+
+        fn latest(&self, player: &str, kind: GameKind, day: Option<&str>) -> ServerResult<Option<GameRecord>> {
+            self.runtime.block_on(self.db.latest_game(player, kind, day))
+        }
+
+        fn insert(&self, played: &Played) -> ServerResult<()> {
+            self.runtime.block_on(self.db.insert_game(played))
+        }
+
+        fn save_played(&self, played: &Played) -> ServerResult<()> {
+            self.runtime.block_on(self.db.save_played(played))
+        }
+
+        fn existing(&self, id: &str) -> ServerResult<GameRecord> {
+            Ok(self.load(id)?.ok_or(AppError::GameNotFound)?)
+        }
+
+        fn take_back(&self, id: &str, player: &str, seen: usize, to: usize) -> ServerResult<GameRecord> {
+            let taken = take_back(&self.existing(id)?, player, seen, to)?;
+            self.runtime.block_on(self.db.save_take_back(&taken))?;
+            Ok(taken.record)
+        }
+
+        fn resign(&self, id: &str, player: &str, now_ms: i64) -> ServerResult<GameRecord> {
+            let ended = resign(&self.existing(id)?, player, now_ms)?;
+            self.runtime.block_on(self.db.save_ending(&ended))?;
+            Ok(ended.record)
+        }
+
+        fn agree_draw(&self, id: &str, player: &str, seen: usize, now_ms: i64) -> ServerResult<GameRecord> {
+            let ended = agree_draw(&self.existing(id)?, player, seen, now_ms)?;
+            self.runtime.block_on(self.db.save_ending(&ended))?;
+            Ok(ended.record)
+        }
+    }
+
+    fn new_game(db: &TestStore, start_fen: Option<&str>) -> GameRecord {
         new_game_with(db, GameKind::Free, GameSetup::new(Rules::DAILY, Level::Debutant, Color::White), start_fen)
     }
 
-    fn new_game_with(db: &Db, kind: GameKind, setup: GameSetup, start_fen: Option<&str>) -> GameRecord {
-        db.run_blocking(|c| {
-            c.execute("INSERT OR IGNORE INTO players (id, created_at) VALUES ('p1', 0)", []).unwrap();
-            c.execute("INSERT OR IGNORE INTO players (id, created_at) VALUES ('p2', 0)", []).unwrap();
-            create(c, NewGame { player_id: "p1", kind, day: "2026-11-29", setup, seed: 42, start_fen, now_ms: 1_000 })
-                .unwrap()
-        })
+    fn new_game_with(db: &TestStore, kind: GameKind, setup: GameSetup, start_fen: Option<&str>) -> GameRecord {
+        db.run_blocking(|c| c.execute("INSERT OR IGNORE INTO players (id, created_at) VALUES ('p2', 0)", [])).unwrap();
+        let new = NewGame { player_id: "p1", kind, day: "2026-11-29", setup, seed: 42, start_fen, now_ms: 1_000 };
+        db.runtime.block_on(create(&db.db, new)).unwrap()
     }
 
-    fn play(db: &Db, id: &str, player: &str, text: &str, now_ms: i64) -> Result<GameRecord, AppError> {
-        db.run_blocking(|c| -> ServerResult<GameRecord> {
-            let record = load(c, id)?.ok_or(AppError::GameNotFound)?;
+    fn play(db: &TestStore, id: &str, player: &str, text: &str, now_ms: i64) -> Result<GameRecord, AppError> {
+        let moved = || -> ServerResult<GameRecord> {
+            let record = db.existing(id)?;
             let played = apply_player_move(
                 &record,
                 player,
                 PlayerMove { seen_plies: record.moves.len(), text, think_ms: 5_000 },
                 now_ms,
             )?;
-            save_played(c, &played)?;
+            db.save_played(&played)?;
             Ok(played.record)
-        })
-        .map_err(AppError::from)
+        };
+        moved().map_err(AppError::from)
     }
 
     #[test]
     fn a_game_against_an_earlier_computer_is_neither_resumed_nor_continued() {
-        let db = Db::open_in_memory().unwrap();
+        let db = TestStore::new();
         let game = new_game(&db, None);
-        let latest_free = |db: &Db| db.run_blocking(|c| latest(c, "p1", GameKind::Free, None)).unwrap().map(|g| g.id);
+        let latest_free = |db: &TestStore| db.latest("p1", GameKind::Free, None).unwrap().map(|g| g.id);
         assert_eq!(latest_free(&db), Some(game.id.clone()));
         db.run_blocking(|c| c.execute("UPDATE games SET bot_version = ?1", [bot::BOT_VERSION - 1])).unwrap();
         assert_eq!(play(&db, &game.id, "p1", "32-28", 3_000), Err(AppError::ComputerChanged));
-        let stored = db.run_blocking(|c| load(c, &game.id)).unwrap().unwrap();
+        let stored = db.load(&game.id).unwrap().unwrap();
         assert_eq!((stored.moves.len(), stored.bot_version), (0, bot::BOT_VERSION - 1), "nothing changed");
         assert_eq!(latest_free(&db), None, "the page starts a new game instead");
         stored.replay().unwrap();
@@ -733,46 +650,43 @@ mod tests {
 
     #[test]
     fn a_legal_move_is_answered_and_stored() {
-        let db = Db::open_in_memory().unwrap();
+        let db = TestStore::new();
         let game = new_game(&db, None);
         let after = play(&db, &game.id, "p1", "32-28", 3_000).unwrap();
         assert_eq!(after.moves.len(), 2, "the computer answered");
         assert_eq!(after.active_ms, 2_000, "clamped to the 2 s the server saw");
-        let stored = db.run_blocking(|c| load(c, &game.id)).unwrap().unwrap();
+        let stored = db.load(&game.id).unwrap().unwrap();
         assert_eq!(stored, after);
         stored.replay_verified(2).unwrap();
     }
 
     #[test]
     fn bad_requests_change_nothing() {
-        let db = Db::open_in_memory().unwrap();
+        let db = TestStore::new();
         let game = new_game(&db, None);
         assert!(matches!(play(&db, &game.id, "p1", "32-27x", 2_000), Err(AppError::IllegalMove(_))));
         assert!(matches!(play(&db, &game.id, "p1", "19-23", 2_000), Err(AppError::IllegalMove(_))));
         assert_eq!(play(&db, &game.id, "p2", "32-28", 2_000), Err(AppError::NotYourGame));
         assert_eq!(play(&db, "nope", "p1", "32-28", 2_000), Err(AppError::GameNotFound));
         assert!(matches!(play(&db, &game.id, "p1", &"1".repeat(500), 2_000), Err(AppError::BadRequest(_))));
-        let stored = db.run_blocking(|c| load(c, &game.id)).unwrap().unwrap();
+        let stored = db.load(&game.id).unwrap().unwrap();
         assert!(stored.moves.is_empty());
     }
 
     #[test]
     fn a_finished_game_takes_no_move() {
-        let db = Db::open_in_memory().unwrap();
+        let db = TestStore::new();
         // White takes the last black piece.
         let game = new_game(&db, Some("W:W28,40:B22"));
         let after = play(&db, &game.id, "p1", "28x17{22}", 2_000).unwrap();
         assert!(matches!(after.outcome, Some(Outcome::Win { winner: Color::White, .. })));
         assert_eq!(play(&db, &game.id, "p1", "40-34", 3_000), Err(AppError::GameOver));
-        assert_eq!(
-            db.run_blocking(|c| resign(c, &game.id, "p1", 4_000)).map_err(AppError::from),
-            Err(AppError::GameOver)
-        );
+        assert_eq!(db.resign(&game.id, "p1", 4_000).map_err(AppError::from), Err(AppError::GameOver));
     }
 
     #[test]
     fn two_requests_on_the_same_ply_cannot_fork_the_game() {
-        let db = Db::open_in_memory().unwrap();
+        let db = TestStore::new();
         let game = new_game(&db, None);
         let first = apply_player_move(
             &game,
@@ -788,9 +702,9 @@ mod tests {
             2_000,
         )
         .unwrap();
-        db.run_blocking(|c| save_played(c, &first)).unwrap();
-        assert_eq!(db.run_blocking(|c| save_played(c, &second)).map_err(AppError::from), Err(AppError::Conflict));
-        let stored = db.run_blocking(|c| load(c, &game.id)).unwrap().unwrap();
+        db.save_played(&first).unwrap();
+        assert_eq!(db.save_played(&second).map_err(AppError::from), Err(AppError::Conflict));
+        let stored = db.load(&game.id).unwrap().unwrap();
         assert_eq!(stored.moves[0], "32-28");
     }
 
@@ -799,21 +713,21 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("dames.sqlite3");
         let id = {
-            let db = Db::open(&path).unwrap();
+            let db = TestStore::on(SqliteDb::open(&path).unwrap());
             let game = new_game(&db, None);
             play(&db, &game.id, "p1", "32-28", 2_000).unwrap();
             game.id
         };
-        let db = Db::open(&path).unwrap();
-        let stored = db.run_blocking(|c| load(c, &id)).unwrap().unwrap();
+        let db = TestStore::on(SqliteDb::open(&path).unwrap());
+        let stored = db.load(&id).unwrap().unwrap();
         assert_eq!(stored.moves.len(), 2);
-        let latest = db.run_blocking(|c| latest(c, "p1", GameKind::Free, None)).unwrap().unwrap();
+        let latest = db.latest("p1", GameKind::Free, None).unwrap().unwrap();
         assert_eq!(latest.id, id);
     }
 
     #[test]
     fn a_refused_first_move_stores_nothing_and_a_legal_one_stores_the_game_and_player() {
-        let db = Db::open_in_memory().unwrap();
+        let db = TestStore::new();
         let new = || NewGame {
             player_id: "newcomer",
             kind: GameKind::Daily,
@@ -823,7 +737,7 @@ mod tests {
             start_fen: None,
             now_ms: 1_000,
         };
-        let count = |db: &Db| -> (i64, i64) {
+        let count = |db: &TestStore| -> (i64, i64) {
             db.run_blocking(|c| {
                 let players = c.query_row("SELECT count(*) FROM players", [], |r| r.get(0)).unwrap();
                 let games = c.query_row("SELECT count(*) FROM games", [], |r| r.get(0)).unwrap();
@@ -836,10 +750,10 @@ mod tests {
         assert_eq!(count(&db), (0, 0));
         let legal = PlayerMove { seen_plies: 0, text: "32-28", think_ms: 1_000 };
         let played = new_record_with_move(new(), legal).unwrap();
-        db.run_blocking(|c| insert_new(c, &played)).unwrap();
+        db.insert(&played).unwrap();
         let record = played.record;
         assert_eq!(count(&db), (1, 1));
-        let stored = db.run_blocking(|c| load(c, &record.id)).unwrap().unwrap();
+        let stored = db.load(&record.id).unwrap().unwrap();
         assert_eq!(stored, record);
         assert_eq!(stored.moves.len(), 2, "the move and the computer's answer");
         assert_eq!(stored.active_ms, MIN_THINK_MS, "the clock starts with the first move");
@@ -848,7 +762,7 @@ mod tests {
 
     #[test]
     fn out_of_turn_and_replayed_requests_are_refused() {
-        let db = Db::open_in_memory().unwrap();
+        let db = TestStore::new();
         let game = new_game(&db, None);
         // A record left with Black to move (as if the server had stopped
         // between the two plies): the player may not move.
@@ -876,9 +790,9 @@ mod tests {
             2_000,
         )
         .unwrap();
-        db.run_blocking(|c| save_played(c, &played)).unwrap();
-        assert_eq!(db.run_blocking(|c| save_played(c, &played)).map_err(AppError::from), Err(AppError::Conflict));
-        let stored = db.run_blocking(|c| load(c, &game.id)).unwrap().unwrap();
+        db.save_played(&played).unwrap();
+        assert_eq!(db.save_played(&played).map_err(AppError::from), Err(AppError::Conflict));
+        let stored = db.load(&game.id).unwrap().unwrap();
         assert_eq!(stored.moves.len(), 2);
     }
 
@@ -892,7 +806,7 @@ mod tests {
 
     #[test]
     fn the_computer_moves_first_when_black_starts() {
-        let db = Db::open_in_memory().unwrap();
+        let db = TestStore::new();
         let game = new_game(&db, Some("B:W40,45:B10,15"));
         assert_eq!(game.moves.len(), 1);
         game.replay_verified(2).unwrap();
@@ -900,7 +814,7 @@ mod tests {
 
     #[test]
     fn a_variant_is_played_under_its_own_rules_with_the_side_the_player_took() {
-        let db = Db::open_in_memory().unwrap();
+        let db = TestStore::new();
         // English draughts: Black opens; the player as White waits for the
         // computer's first move.
         let english = GameSetup::new(Rules::ENGLISH, Level::Debutant, Color::White);
@@ -915,7 +829,7 @@ mod tests {
         // player's moves are Black's.
         let russian = GameSetup::new(Rules::RUSSIAN, Level::Debutant, Color::Black);
         let game = new_game_with(&db, GameKind::Free, russian.clone(), None);
-        let stored = db.run_blocking(|c| load(c, &game.id)).unwrap().unwrap();
+        let stored = db.load(&game.id).unwrap().unwrap();
         assert_eq!((stored.setup.clone(), stored.moves.len()), (russian, 1));
         let black_move = stored.replay().unwrap().choices()[0].long.clone();
         assert_eq!(play(&db, &game.id, "p1", &black_move, 2_000).unwrap().moves.len(), 3);
@@ -936,7 +850,7 @@ mod tests {
 
     #[test]
     fn two_players_play_both_sides_then_draw_by_agreement_or_resign() {
-        let db = Db::open_in_memory().unwrap();
+        let db = TestStore::new();
         let setup = GameSetup::new(Rules::ENGLISH, Level::Fort, Color::Black);
         let game = new_game_with(&db, GameKind::TwoPlayers, setup, None);
         assert_eq!((game.moves.len(), game.setup.player), (0, Color::White), "no computer, no side");
@@ -944,15 +858,12 @@ mod tests {
         let after = play(&db, &game.id, "p1", "23-19", 3_000).unwrap();
         assert_eq!(after.moves, ["11-15", "23-19"], "each request plays one move, no reply");
         after.replay_verified(1).unwrap();
-        let draw = |plies| db.run_blocking(|c| agree_draw(c, &game.id, "p1", plies, 4_000)).map_err(AppError::from);
+        let draw = |plies| db.agree_draw(&game.id, "p1", plies, 4_000).map_err(AppError::from);
         assert_eq!(draw(1).err(), Some(AppError::Conflict), "an offer on an older position");
-        assert_eq!(
-            db.run_blocking(|c| agree_draw(c, &game.id, "p2", 2, 4_000)).map_err(AppError::from).err(),
-            Some(AppError::NotYourGame)
-        );
+        assert_eq!(db.agree_draw(&game.id, "p2", 2, 4_000).map_err(AppError::from).err(), Some(AppError::NotYourGame));
         let drawn = draw(2).unwrap();
         assert_eq!(drawn.outcome, Some(Outcome::Draw(DrawReason::Agreement)));
-        let stored = db.run_blocking(|c| load(c, &game.id)).unwrap().unwrap();
+        let stored = db.load(&game.id).unwrap().unwrap();
         assert_eq!(stored.replay().unwrap().outcome(), Some(Outcome::Draw(DrawReason::Agreement)));
         assert_eq!(play(&db, &game.id, "p1", "15x24{19}", 5_000), Err(AppError::GameOver));
 
@@ -960,34 +871,34 @@ mod tests {
         let game = new_game_with(&db, GameKind::TwoPlayers, GameSetup::default_for(GameKind::TwoPlayers), None);
         db.run_blocking(|c| c.execute("UPDATE games SET bot_version = ?1", [bot::BOT_VERSION - 1])).unwrap();
         assert_eq!(play(&db, &game.id, "p1", "32-28", 2_000).unwrap().moves.len(), 1);
-        let resumed = db.run_blocking(|c| latest(c, "p1", GameKind::TwoPlayers, None)).unwrap();
+        let resumed = db.latest("p1", GameKind::TwoPlayers, None).unwrap();
         assert_eq!(resumed.map(|g| g.id), Some(game.id));
 
         // Resigning gives the game to the side not to move.
         let game = new_game_with(&db, GameKind::TwoPlayers, GameSetup::default_for(GameKind::TwoPlayers), None);
         play(&db, &game.id, "p1", "32-28", 2_000).unwrap();
-        let resigned = db.run_blocking(|c| resign(c, &game.id, "p1", 3_000)).unwrap();
+        let resigned = db.resign(&game.id, "p1", 3_000).unwrap();
         assert_eq!(resigned.outcome, Some(Outcome::Win { winner: Color::White, reason: WinReason::Resignation }));
         // A draw cannot be agreed with the computer.
         let against = new_game(&db, None);
-        let refused = db.run_blocking(|c| agree_draw(c, &against.id, "p1", 0, 2_000)).map_err(AppError::from);
+        let refused = db.agree_draw(&against.id, "p1", 0, 2_000).map_err(AppError::from);
         assert!(matches!(refused, Err(AppError::BadRequest(_))));
     }
 
-    fn electronic(db: &Db, fen: Option<&str>, player: Color) -> GameRecord {
+    fn electronic(db: &TestStore, fen: Option<&str>, player: Color) -> GameRecord {
         let setup = GameSetup::new(Rules::INTERNATIONAL, Level::LADDER[0], player);
         new_game_with(db, GameKind::Electronic, setup, fen)
     }
 
-    fn save(db: &Db, played: ServerResult<Played>) -> Result<GameRecord, AppError> {
+    fn save(db: &TestStore, played: ServerResult<Played>) -> Result<GameRecord, AppError> {
         let played = played.map_err(AppError::from)?;
-        db.run_blocking(|c| save_played(c, &played)).map_err(AppError::from)?;
-        Ok(db.run_blocking(|c| load(c, &played.record.id)).unwrap().unwrap())
+        db.save_played(&played).map_err(AppError::from)?;
+        Ok(db.load(&played.record.id).unwrap().unwrap())
     }
 
     #[test]
     fn the_electronic_board_switches_sides_and_takes_back() {
-        let db = Db::open_in_memory().unwrap();
+        let db = TestStore::new();
         let game = electronic(&db, None, Color::White);
         let game = play(&db, &game.id, "p1", "32-28", 2_000).unwrap();
         assert_eq!(game.moves.len(), 2);
@@ -1001,14 +912,12 @@ mod tests {
         assert_eq!(save(&db, switch_sides(&back, "p2", 4, 4_000)).err(), Some(AppError::NotYourGame));
 
         // Back to the player's first move: the computer's replies go too.
-        let undo = |to: usize, seen: usize| {
-            db.run_blocking(|c| take_back(c, &back.id, "p1", seen, to)).map_err(AppError::from)
-        };
+        let undo = |to: usize, seen: usize| db.take_back(&back.id, "p1", seen, to).map_err(AppError::from);
         assert!(matches!(undo(1, 4), Err(AppError::BadRequest(_))), "ply 1 leaves the computer to move");
         assert_eq!(undo(0, 3).err(), Some(AppError::Conflict));
         let undone = undo(0, 4).unwrap();
         assert!(undone.moves.is_empty());
-        assert_eq!(db.run_blocking(|c| load(c, &back.id)).unwrap().unwrap(), undone);
+        assert_eq!(db.load(&back.id).unwrap().unwrap(), undone);
         let again = play(&db, &back.id, "p1", "33-29", 5_000).unwrap();
         assert_eq!(again.moves[0], "33-29", "another line from there");
 
@@ -1017,22 +926,19 @@ mod tests {
         let reply = again.replay().unwrap().choices()[0].long.clone();
         let stale =
             apply_player_move(&again, "p1", PlayerMove { seen_plies: 2, text: &reply, think_ms: 1 }, 6_000).unwrap();
-        db.run_blocking(|c| take_back(c, &back.id, "p1", 2, 0)).unwrap();
+        db.take_back(&back.id, "p1", 2, 0).unwrap();
         play(&db, &back.id, "p1", "33-29", 7_000).unwrap();
-        assert_eq!(db.run_blocking(|c| save_played(c, &stale)).map_err(AppError::from), Err(AppError::Conflict));
+        assert_eq!(db.save_played(&stale).map_err(AppError::from), Err(AppError::Conflict));
 
         // A free game has none of this.
         let free = new_game(&db, None);
         assert!(matches!(save(&db, switch_sides(&free, "p1", 0, 1)), Err(AppError::BadRequest(_))));
-        assert!(matches!(
-            db.run_blocking(|c| take_back(c, &free.id, "p1", 0, 0)).map_err(AppError::from),
-            Err(AppError::BadRequest(_))
-        ));
+        assert!(matches!(db.take_back(&free.id, "p1", 0, 0).map_err(AppError::from), Err(AppError::BadRequest(_))));
     }
 
     #[test]
     fn the_hint_is_what_bestmove_prints_and_a_set_up_position_is_checked_in_french() {
-        let db = Db::open_in_memory().unwrap();
+        let db = TestStore::new();
         let game = electronic(&db, Some("W:W28,40:B22,13"), Color::White);
         assert_eq!(hint(&game, "p1", 0).map_err(AppError::from).map(|m| m.text), Ok("28x17".to_string()));
         let refused = |fen: &str| {
@@ -1067,7 +973,7 @@ mod tests {
 
     #[test]
     fn after_the_endgame_draw_the_player_may_play_on() {
-        let db = Db::open_in_memory().unwrap();
+        let db = TestStore::new();
         let mut record = electronic(&db, Some("W:WK47:BK4"), Color::White);
         // Twenty plies in which nobody can capture nor repeat a position.
         let mut game = record.replay().unwrap();
@@ -1098,10 +1004,8 @@ mod tests {
             expected_outcome: None,
             expected_revision: 0,
         };
-        db.run_blocking(|c| {
-            c.execute("DELETE FROM games WHERE id = ?1", [&record.id]).unwrap();
-            insert_new(c, &stored).unwrap();
-        });
+        db.run_blocking(|c| c.execute("DELETE FROM games WHERE id = ?1", [&record.id])).unwrap();
+        db.insert(&stored).unwrap();
         assert_eq!(
             play(&db, &record.id, "p1", &game.choices().first().map(|m| m.long.clone()).unwrap_or_default(), 1),
             Err(AppError::GameOver)
@@ -1116,14 +1020,14 @@ mod tests {
         let next = play(&db, &record.id, "p1", &on.replay().unwrap().choices()[0].long, 4_000).unwrap();
         assert_eq!(next.moves.len(), 22, "the computer answers again: {:?}", next.outcome);
         // Taking back past the moves played on keeps the choice to play on.
-        let back = db.run_blocking(|c| take_back(c, &record.id, "p1", 22, 20)).map_err(AppError::from).unwrap();
+        let back = db.take_back(&record.id, "p1", 22, 20).map_err(AppError::from).unwrap();
         assert!(back.played_on && back.outcome.is_none());
         assert_eq!(
             play(&db, &record.id, "p1", &back.replay().unwrap().choices()[0].long, 5_000).unwrap().moves.len(),
             22
         );
         // Taking back to before the draw undoes the choice too.
-        let before = db.run_blocking(|c| take_back(c, &record.id, "p1", 22, 18)).map_err(AppError::from).unwrap();
+        let before = db.take_back(&record.id, "p1", 22, 18).map_err(AppError::from).unwrap();
         assert!(!before.played_on);
     }
 }

@@ -3,6 +3,7 @@
 //! nothing. (Inside the crate, so that the server functions are registered
 //! in the test binary.)
 
+use super::db::sqlite::SqliteDb;
 use super::db::Db;
 use super::games::{self, NewGame};
 use super::limits::{LimitsConfig, RateLimits};
@@ -40,6 +41,8 @@ static ROUTING: LazyLock<tokio::sync::RwLock<()>> = LazyLock::new(|| tokio::sync
 /// A site on an in-memory database, and requests to it.
 struct TestSite {
     app: Router,
+    /// The site's database, for checks in SQL.
+    sqlite: SqliteDb,
     db: Db,
 }
 
@@ -80,14 +83,15 @@ const BOB: &str = "1c2b3d4e-5f60-4718-9a2b-3c4d5e6f7a8b";
 impl TestSite {
     async fn new(limits: LimitsConfig, trusted: &str) -> TestSite {
         let _routing = ROUTING.write().await;
-        let db = Db::open_in_memory().unwrap();
+        let sqlite = SqliteDb::open_in_memory().unwrap();
+        let db = Db::Sqlite(sqlite.clone());
         let site = Site {
             db: db.clone(),
             limits: RateLimits::new(limits),
             trusted_proxies: TrustedProxies::parse(trusted).unwrap(),
         };
         let options = LeptosOptions::builder().output_name("dames").site_root("target/site").build();
-        TestSite { app: router(options, site), db }
+        TestSite { app: router(options, site), sqlite, db }
     }
 
     async fn send(&self, method: &str, path: &str, form: &[(&str, &str)], from: &Sender) -> Answer {
@@ -127,14 +131,14 @@ impl TestSite {
     }
 
     fn rows(&self) -> [i64; 4] {
-        self.db.run_blocking(|c| {
+        self.sqlite.run_blocking(|c| {
             ["players", "games", "game_moves", "scores"]
                 .map(|table| c.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0)).unwrap())
         })
     }
 
     fn sql(&self, statement: &str, game_id: &str) {
-        self.db.run_blocking(|c| c.execute(statement, [game_id])).unwrap();
+        self.sqlite.run_blocking(|c| c.execute(statement, [game_id])).unwrap();
     }
 }
 
@@ -246,18 +250,16 @@ fn todays_daily_game_of_another_player_is_hidden_until_tomorrow() {
     on_runtime(async {
         let site = TestSite::new(LimitsConfig::default(), "").await;
         let day = super::today_utc();
-        let won = site.db.run_blocking(|c| {
-            let new = NewGame {
-                player_id: ALICE,
-                kind: GameKind::Daily,
-                day: &day,
-                setup: GameSetup::daily(),
-                seed: 1,
-                start_fen: Some("W:WK47,40:B9,12,33"),
-                now_ms: 0,
-            };
-            games::create(c, new).unwrap()
-        });
+        let new = NewGame {
+            player_id: ALICE,
+            kind: GameKind::Daily,
+            day: &day,
+            setup: GameSetup::daily(),
+            seed: 1,
+            start_fen: Some("W:WK47,40:B9,12,33"),
+            now_ms: 0,
+        };
+        let won = games::create(&site.db, new).await.unwrap();
         let answer = site
             .post(
                 "partie/jouer",

@@ -133,6 +133,7 @@ fn check(
 ) -> Result<(), AppError> {
     // Seconds until the bucket has a token again, rounded up.
     let refused = |not_until: NotUntil<<DefaultClock as Clock>::Instant>, now| {
+        metrics::counter!("dames_rate_limited_total").increment(1);
         let wait = not_until.wait_time_from(now);
         AppError::RateLimited { retry_after_s: wait.as_secs() + u64::from(wait.subsec_nanos() > 0) }
     };

@@ -5,6 +5,7 @@
 
 pub mod api;
 pub mod bench;
+pub mod cluster;
 pub mod days;
 pub mod db;
 pub mod error;
@@ -12,6 +13,8 @@ pub mod games;
 #[cfg(test)]
 mod http_tests;
 pub mod limits;
+pub mod loadtest;
+pub mod observe;
 pub mod players;
 pub mod proxy;
 pub mod scores;
@@ -23,7 +26,7 @@ use axum::http::{header, HeaderValue, Request, Response, StatusCode};
 use axum::routing::get;
 use axum::Router;
 pub use days::today_utc;
-use db::Db;
+use db::{Db, DbLocation};
 use leptos::config::LeptosOptions;
 use leptos::prelude::*;
 use leptos_axum::{generate_route_list, LeptosRoutes};
@@ -46,8 +49,9 @@ pub struct Config {
     pub addr: SocketAddr,
     /// `LEPTOS_SITE_ROOT`, default `target/site`: the built browser bundle.
     pub site_root: PathBuf,
-    /// `DAMES_DB`, default `dames.sqlite3` in the working directory.
-    pub db_path: PathBuf,
+    /// `DAMES_DB`: a SQLite file (default `dames.sqlite3` in the working
+    /// directory) or a `postgres://` address.
+    pub db: DbLocation,
     /// `DAMES_TRUSTED_PROXIES`: whose forwarding headers are believed.
     pub trusted_proxies: TrustedProxies,
     /// `DAMES_LIMIT_*`: requests per minute.
@@ -60,11 +64,11 @@ impl Config {
         let addr =
             addr.parse().map_err(|_| format!("LEPTOS_SITE_ADDR {addr:?} is not an address like 127.0.0.1:3000"))?;
         let site_root = std::env::var("LEPTOS_SITE_ROOT").unwrap_or_else(|_| "target/site".into()).into();
-        let db_path = std::env::var("DAMES_DB").unwrap_or_else(|_| "dames.sqlite3".into()).into();
+        let db = DbLocation::parse(&std::env::var("DAMES_DB").unwrap_or_else(|_| "dames.sqlite3".into()));
         let trusted_proxies = TrustedProxies::parse(&std::env::var("DAMES_TRUSTED_PROXIES").unwrap_or_default())
             .map_err(|e| format!("DAMES_TRUSTED_PROXIES: {e}"))?;
         let limits = LimitsConfig::from_env()?;
-        Ok(Config { addr, site_root, db_path, trusted_proxies, limits })
+        Ok(Config { addr, site_root, db, trusted_proxies, limits })
     }
 
     /// The Leptos options. The bundle's file names carry a content hash
@@ -107,12 +111,15 @@ impl Site {
     }
 }
 
-/// The whole site: pages, server functions, the bundle, `/sante`.
+/// The whole site: pages, server functions, the bundle, `/sante` (alive),
+/// `/pret` (ready) and `/metrics`.
 pub fn router(options: LeptosOptions, site: Site) -> Router {
     let Site { db, limits, trusted_proxies } = site;
+    observe::recorder();
     let routes = generate_route_list(App);
     let pkg_dir = PathBuf::from(options.site_root.as_ref()).join(options.site_pkg_dir.as_ref());
     let health_db = db.clone();
+    let ready_db = db.clone();
     let context_db = db.clone();
     let sweeper = limits.clone();
     tokio::spawn(async move {
@@ -130,6 +137,8 @@ pub fn router(options: LeptosOptions, site: Site) -> Router {
     );
     Router::new()
         .route("/sante", get(move || health(health_db.clone())))
+        .route("/pret", get(move || ready(ready_db.clone())))
+        .route("/metrics", get(observe::metrics_page))
         .nest("/pkg", bundle)
         .leptos_routes_with_context(
             &options,
@@ -146,6 +155,7 @@ pub fn router(options: LeptosOptions, site: Site) -> Router {
         .fallback(leptos_axum::file_and_error_handler(shell))
         .with_state(options)
         .layer(axum::middleware::from_fn(statuses::set_error_status))
+        .layer(axum::middleware::from_fn(observe::track_requests))
         .layer(axum::middleware::from_fn(move |request, next| {
             proxy::identify_client(trusted_proxies.clone(), request, next)
         }))
@@ -177,12 +187,21 @@ fn request_tracing() -> TraceLayer<
         })
 }
 
-/// `/sante`: 200 `ok` when the database answers.
+/// `/sante` (liveness): 200 `ok` when the database answers.
 async fn health(db: Db) -> (StatusCode, &'static str) {
-    let check = db.run(|c| Ok(c.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))?)).await;
-    match check {
-        Ok(1) => (StatusCode::OK, "ok\n"),
-        _ => (StatusCode::SERVICE_UNAVAILABLE, "base de données indisponible\n"),
+    match db.ping().await {
+        Ok(()) => (StatusCode::OK, "ok\n"),
+        Err(_) => (StatusCode::SERVICE_UNAVAILABLE, "base de données indisponible\n"),
+    }
+}
+
+/// `/pret` (readiness): 200 `prêt` only when the database answers and has
+/// every migration this program knows; a load balancer sends players to
+/// this server only then.
+async fn ready(db: Db) -> (StatusCode, String) {
+    match db.ready().await {
+        Ok(()) => (StatusCode::OK, "prêt\n".into()),
+        Err(e) => (StatusCode::SERVICE_UNAVAILABLE, format!("pas prêt : {e}\n")),
     }
 }
 
@@ -202,7 +221,7 @@ fn error_page() -> Response<Body> {
 
 /// Opens the database and serves until SIGTERM or Ctrl-C.
 pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
-    let db = Db::open(&config.db_path)?;
+    let db = Db::open(&config.db).await?;
     let options = config.leptos_options();
     if !config.trusted_proxies.is_empty() {
         tracing::info!(proxies = ?config.trusted_proxies, "forwarding headers believed from these peers only");
@@ -218,7 +237,7 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
             Err(e) => tracing::error!("balayage des scores : {e}"),
         }
     });
-    tracing::info!("Dames sur http://{} (base {})", config.addr, config.db_path.display());
+    tracing::info!("Dames sur http://{} (base {:?})", config.addr, config.db);
     axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
         .with_graceful_shutdown(shutdown_signal())
         .await?;

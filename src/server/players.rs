@@ -2,12 +2,12 @@
 //! until they choose a pseudonym. Looking at pages stores nothing: the
 //! player's row is written with their first game or their pseudonym.
 
+use super::db::Db;
 use super::error::ServerResult;
 use super::proxy::Client;
 use crate::protocol::AppError;
 use axum::http::{header, HeaderMap, HeaderValue};
 use leptos::prelude::*;
-use rusqlite::params;
 
 /// The cookie that keeps the player's id.
 pub const COOKIE: &str = "dames_joueur";
@@ -73,33 +73,15 @@ pub fn validate_pseudonym(raw: &str) -> Result<String, AppError> {
     Ok(name.to_string())
 }
 
-/// The player's pseudonym, if they chose one.
-pub fn pseudonym_of(conn: &rusqlite::Connection, player_id: &str) -> ServerResult<Option<String>> {
-    use rusqlite::OptionalExtension;
-    Ok(conn.query_row("SELECT pseudonym FROM players WHERE id = ?1", [player_id], |r| r.get(0)).optional()?.flatten())
-}
+/// Why a pseudonym another player has is refused.
+pub const TAKEN: &str = "ce pseudonyme est déjà pris";
 
 /// Sets (or changes) the player's pseudonym, storing the player if they
 /// had no row yet; refused, and nothing stored, when the name breaks the
 /// rules or another player has it, whatever the case.
-pub fn set_pseudonym(conn: &mut rusqlite::Connection, player_id: &str, raw: &str, now_ms: i64) -> ServerResult<String> {
+pub async fn set_pseudonym(db: &Db, player_id: &str, raw: &str, now_ms: i64) -> ServerResult<String> {
     let name = validate_pseudonym(raw)?;
-    let key = name.to_lowercase();
-    let tx = conn.transaction()?;
-    let taken: bool = tx.query_row(
-        "SELECT EXISTS (SELECT 1 FROM players WHERE pseudonym_key = ?1 AND id <> ?2)",
-        params![key, player_id],
-        |r| r.get(0),
-    )?;
-    if taken {
-        return Err(AppError::BadPseudonym("ce pseudonyme est déjà pris".into()).into());
-    }
-    tx.execute(
-        "INSERT INTO players (id, pseudonym, pseudonym_key, created_at) VALUES (?1, ?2, ?3, ?4)
-         ON CONFLICT (id) DO UPDATE SET pseudonym = excluded.pseudonym, pseudonym_key = excluded.pseudonym_key",
-        params![player_id, name, key, now_ms],
-    )?;
-    tx.commit()?;
+    db.set_pseudonym(player_id, &name, &name.to_lowercase(), now_ms).await?;
     Ok(name)
 }
 
@@ -150,21 +132,6 @@ mod tests {
             assert!(matches!(validate_pseudonym(bad), Err(AppError::BadPseudonym(_))), "{bad:?}");
         }
         assert!(validate_pseudonym(&"é".repeat(20)).is_ok(), "20 accented letters fit");
-    }
-
-    #[test]
-    fn pseudonyms_are_unique_regardless_of_case() {
-        let db = crate::server::db::Db::open_in_memory().unwrap();
-        db.run_blocking(|c| {
-            let mut set = |player: &str, name: &str| set_pseudonym(c, player, name, 0).map_err(AppError::from);
-            assert_eq!(set("a", "Amélie").unwrap(), "Amélie");
-            assert!(matches!(set("b", "AMÉLIE"), Err(AppError::BadPseudonym(_))));
-            assert!(matches!(set("b", "<b>x</b>"), Err(AppError::BadPseudonym(_))));
-            assert_eq!(set("a", "amélie").unwrap(), "amélie", "one may change one's own case");
-            assert_eq!(pseudonym_of(c, "b").unwrap(), None);
-            let players: i64 = c.query_row("SELECT count(*) FROM players", [], |r| r.get(0)).unwrap();
-            assert_eq!(players, 1, "a refused pseudonym stores no player");
-        });
     }
 
     #[test]

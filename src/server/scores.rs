@@ -3,13 +3,13 @@
 //! and found won by the player; the server counts the pieces and the time
 //! itself.
 
+use super::db::Db;
 use super::error::{ServerError, ServerResult};
 use super::games::GameRecord;
 use crate::engine::bot::BOT_VERSION;
 use crate::engine::{Color, Outcome, Preset, WinReason};
 use crate::protocol::game::{ranked_variant, SCORE_BASE, SCORE_PER_PIECE};
-use crate::protocol::{BoardKey, GameKind, ScoreLine, ScoreView};
-use rusqlite::{params, Connection, OptionalExtension};
+use crate::protocol::{BoardKey, GameKind, ScoreView};
 
 /// Rows shown on a leaderboard.
 pub const TOP: usize = 100;
@@ -96,43 +96,14 @@ pub fn verify_win(record: &GameRecord, threads: usize) -> ServerResult<Option<Ve
     }))
 }
 
-/// Stores a verified win: once per game (a second call changes nothing),
-/// and as the player's best on its board if it beats the one there (an
-/// equal score keeps the older).
-pub fn record(conn: &mut Connection, win: &VerifiedWin, now_ms: i64) -> ServerResult<()> {
-    let tx = conn.transaction()?;
-    let inserted = tx.execute(
-        "INSERT OR IGNORE INTO scores (game_id, player_id, board, score, pieces, seconds, recorded_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        params![win.game_id, win.player_id, win.board, win.score as i64, win.pieces, win.seconds as i64, now_ms],
-    )?;
-    if inserted == 1 {
-        tx.execute(
-            "INSERT INTO best_scores (board, player_id, game_id, score, pieces, seconds, recorded_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-             ON CONFLICT (board, player_id) DO UPDATE SET
-                game_id = excluded.game_id, score = excluded.score, pieces = excluded.pieces,
-                seconds = excluded.seconds, recorded_at = excluded.recorded_at
-             WHERE excluded.score > best_scores.score",
-            params![win.board, win.player_id, win.game_id, win.score as i64, win.pieces, win.seconds as i64, now_ms],
-        )?;
-    }
-    Ok(tx.commit()?)
-}
-
 /// Won games whose score is missing (the server stopped between the two
 /// writes): their ids, for the start-up sweep. Only games of this
 /// computer's version, whose stored outcome [`player_won`] for White (only
 /// games as White are ranked; [`verify_win`] checks the rest).
-pub fn unscored_wins(conn: &Connection) -> ServerResult<Vec<String>> {
-    let mut stmt = conn.prepare(
-        "SELECT g.id, g.outcome FROM games g LEFT JOIN scores s ON s.game_id = g.id
-             WHERE g.outcome IS NOT NULL AND g.bot_version = ?1 AND s.game_id IS NULL",
-    )?;
-    let rows = stmt
-        .query_map([BOT_VERSION], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(rows
+pub async fn unscored_wins(db: &Db) -> ServerResult<Vec<String>> {
+    Ok(db
+        .finished_unscored()
+        .await?
         .into_iter()
         .filter(|(_, outcome)| player_won(serde_json::from_str(outcome).ok(), Color::White))
         .map(|(id, _)| id)
@@ -140,102 +111,17 @@ pub fn unscored_wins(conn: &Connection) -> ServerResult<Vec<String>> {
 }
 
 /// The score of one game, with the player's rank on its board.
-pub fn score_of_game(conn: &Connection, game_id: &str) -> ServerResult<Option<ScoreView>> {
-    let row = conn
-        .query_row("SELECT board, player_id, score, pieces, seconds FROM scores WHERE game_id = ?1", [game_id], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, i64>(2)?,
-                r.get::<_, u32>(3)?,
-                r.get::<_, i64>(4)?,
-            ))
-        })
-        .optional()?;
-    let Some((board, player, score, pieces, seconds)) = row else {
+pub async fn score_of_game(db: &Db, game_id: &str) -> ServerResult<Option<ScoreView>> {
+    let Some(stored) = db.score_of_game(game_id).await? else {
         return Ok(None);
     };
-    let best = rank_of(conn, &board, &player)?;
+    let best = db.rank_of(&stored.board, &stored.player_id).await?;
     Ok(Some(ScoreView {
-        score: score as u64,
-        pieces,
-        seconds: seconds as u64,
+        score: stored.score,
+        pieces: stored.pieces,
+        seconds: stored.seconds,
         rank: best.as_ref().map(|b| b.rank),
-        best: best.map(|b| b.score).unwrap_or(score as u64),
-    }))
-}
-
-/// The top of a board, best first; equal scores: the older first.
-pub fn leaderboard(conn: &Connection, board: &str, limit: usize) -> ServerResult<Vec<ScoreLine>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT b.player_id, p.pseudonym, b.game_id, b.score, b.pieces, b.seconds
-             FROM best_scores b JOIN players p ON p.id = b.player_id
-             WHERE b.board = ?1 ORDER BY b.score DESC, b.recorded_at ASC LIMIT ?2",
-    )?;
-    let rows = stmt
-        .query_map(params![board, limit as i64], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, Option<String>>(1)?,
-                r.get::<_, String>(2)?,
-                r.get::<_, i64>(3)?,
-                r.get::<_, u32>(4)?,
-                r.get::<_, i64>(5)?,
-            ))
-        })?
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(rows
-        .into_iter()
-        .enumerate()
-        .map(|(i, (player, pseudonym, game_id, score, pieces, seconds))| ScoreLine {
-            rank: i as u64 + 1,
-            player_id: player,
-            pseudonym,
-            game_id,
-            score: score as u64,
-            pieces,
-            seconds: seconds as u64,
-        })
-        .collect())
-}
-
-/// A player's best row on a board, with its rank.
-pub fn rank_of(conn: &Connection, board: &str, player_id: &str) -> ServerResult<Option<ScoreLine>> {
-    let row = conn
-        .query_row(
-            "SELECT b.game_id, b.score, b.pieces, b.seconds, b.recorded_at, p.pseudonym
-             FROM best_scores b JOIN players p ON p.id = b.player_id
-             WHERE b.board = ?1 AND b.player_id = ?2",
-            params![board, player_id],
-            |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, i64>(1)?,
-                    r.get::<_, u32>(2)?,
-                    r.get::<_, i64>(3)?,
-                    r.get::<_, i64>(4)?,
-                    r.get::<_, Option<String>>(5)?,
-                ))
-            },
-        )
-        .optional()?;
-    let Some((game_id, score, pieces, seconds, recorded_at, pseudonym)) = row else {
-        return Ok(None);
-    };
-    let ahead: i64 = conn.query_row(
-        "SELECT count(*) FROM best_scores
-             WHERE board = ?1 AND (score > ?2 OR (score = ?2 AND recorded_at < ?3))",
-        params![board, score, recorded_at],
-        |r| r.get(0),
-    )?;
-    Ok(Some(ScoreLine {
-        rank: ahead as u64 + 1,
-        player_id: player_id.to_string(),
-        pseudonym,
-        game_id,
-        score: score as u64,
-        pieces,
-        seconds: seconds as u64,
+        best: best.map(|b| b.score).unwrap_or(stored.score),
     }))
 }
 
@@ -245,7 +131,6 @@ mod tests {
     use crate::engine::bot::Level;
     use crate::engine::Rules;
     use crate::protocol::GameSetup;
-    use crate::server::db::Db;
 
     fn verify_win_on_two(record: &GameRecord) -> ServerResult<Option<VerifiedWin>> {
         verify_win(record, 2)
@@ -322,72 +207,5 @@ mod tests {
         };
         assert_eq!(verify_win_on_two(&english).unwrap().unwrap().board, "libre:english:fort");
         assert_eq!(board_key(&BoardKey::Free { level: Level::Fort, variant: Preset::Russian }), "libre:russian:fort");
-    }
-
-    #[test]
-    fn the_sweep_looks_only_at_unscored_wins_against_this_computer() {
-        let db = Db::open_in_memory().unwrap();
-        let white_wins =
-            serde_json::to_string(&Outcome::Win { winner: Color::White, reason: WinReason::NoPieces }).unwrap();
-        let black_wins =
-            serde_json::to_string(&Outcome::Win { winner: Color::Black, reason: WinReason::NoPieces }).unwrap();
-        let ids = db.run_blocking(|c| {
-            c.execute("INSERT INTO players (id, created_at) VALUES ('p', 0)", []).unwrap();
-            for (id, outcome, version) in
-                [("now", &white_wins, BOT_VERSION), ("before", &white_wins, BOT_VERSION - 1), ("lost", &black_wins, BOT_VERSION)]
-            {
-                c.execute(
-                    "INSERT INTO games (id, player_id, kind, day, level, seed, start_fen, outcome, last_answer_ms, created_at, bot_version)
-                     VALUES (?1, 'p', 'daily', '2026-11-29', 'intermediaire', 0, 'W:W31-50:B1-20', ?2, 0, 0, ?3)",
-                    params![id, outcome, version],
-                )
-                .unwrap();
-            }
-            unscored_wins(c)
-        });
-        assert_eq!(ids.unwrap(), vec!["now".to_string()]);
-    }
-
-    fn add(conn: &mut Connection, game: &str, player: &str, board: &str, score: u64, at: i64) {
-        conn.execute("INSERT OR IGNORE INTO players (id, created_at) VALUES (?1, 0)", [player]).unwrap();
-        conn.execute(
-            "INSERT OR IGNORE INTO games (id, player_id, kind, day, level, seed, start_fen, last_answer_ms, created_at)
-             VALUES (?1, ?2, 'daily', '2026-11-29', 'intermediaire', 0, 'W:W31-50:B1-20', 0, 0)",
-            params![game, player],
-        )
-        .unwrap();
-        let win = VerifiedWin {
-            game_id: game.into(),
-            player_id: player.into(),
-            board: board.into(),
-            score,
-            pieces: 5,
-            seconds: 100,
-        };
-        record(conn, &win, at).unwrap();
-    }
-
-    #[test]
-    fn best_per_player_ties_to_the_older_and_a_game_scores_once() {
-        let db = Db::open_in_memory().unwrap();
-        db.run_blocking(|c| {
-            let board = "jour:2026-11-29";
-            add(c, "g1", "alice", board, 4000, 10);
-            add(c, "g2", "bob", board, 4500, 20);
-            add(c, "g3", "carol", board, 4000, 5);
-            add(c, "g4", "alice", board, 3000, 30); // worse: alice keeps 4000
-            add(c, "g1", "alice", board, 9000, 40); // same game again: ignored
-            add(c, "g5", "dave", "jour:2026-11-28", 9000, 1); // another day
-            let top = leaderboard(c, board, 10).unwrap();
-            let order: Vec<(&str, u64)> = top.iter().map(|l| (l.player_id.as_str(), l.score)).collect();
-            assert_eq!(order, vec![("bob", 4500), ("carol", 4000), ("alice", 4000)]);
-            assert_eq!(rank_of(c, board, "alice").unwrap().unwrap().rank, 3);
-            assert_eq!(rank_of(c, board, "dave").unwrap(), None);
-            add(c, "g6", "alice", board, 4600, 50); // better: alice is first
-            assert_eq!(rank_of(c, board, "alice").unwrap().unwrap().rank, 1);
-            assert_eq!(leaderboard(c, board, 10).unwrap().len(), 3);
-            let n: i64 = c.query_row("SELECT count(*) FROM scores WHERE game_id = 'g1'", [], |r| r.get(0)).unwrap();
-            assert_eq!(n, 1);
-        });
     }
 }

@@ -23,7 +23,10 @@ pub fn ElectronicPage() -> impl IntoView {
             {move || Suspend::new(async move {
                 match loaded.await {
                     Ok(game) => view! { <ElectronicScreen initial=game/> }.into_any(),
-                    Err(e) => view! { <p class="error" role="alert">{e.to_string()}</p> }.into_any(),
+                    Err(e) => {
+                        crate::app::set_page_status(&e);
+                        view! { <p class="error" role="alert">{e.to_string()}</p> }.into_any()
+                    }
                 }
             })}
         </Suspense>
