@@ -5,11 +5,16 @@ WASM_TARGET := wasm32-unknown-unknown
 BINDGEN_OUT := target/bindgen
 CARGO ?= cargo
 
-.PHONY: run test check release run-release tools tools-browser tools-release site site-release server server-release bench
+.PHONY: run test check release run-release cluster tools tools-browser tools-postgres tools-release site site-release server server-release bench
 
 ## Serve the app (debug build) on LEPTOS_SITE_ADDR (127.0.0.1:3000), database DAMES_DB (dames.sqlite3).
 run: tools site server
 	./target/debug/dames
+
+## A local cluster: a throw-away PostgreSQL in target/cluster, two app
+## servers on it and a round-robin proxy on http://127.0.0.1:8080.
+cluster: tools-postgres site server
+	./target/debug/dames cluster --servers 2 --port 8080
 
 ## Every test: Rust (engine and server), then the browser tests. Ends with `N passed, N failed`.
 test: tools-browser site server
@@ -32,7 +37,10 @@ tools:
 	./scripts/install-tools.sh
 
 tools-browser:
-	./scripts/install-tools.sh --browser
+	./scripts/install-tools.sh --browser --postgres
+
+tools-postgres:
+	./scripts/install-tools.sh --postgres
 
 tools-release:
 	./scripts/install-tools.sh --release

@@ -3,9 +3,21 @@
 # the wasm32 target, rustfmt, clippy and wasm-bindgen-cli (the exact version
 # of the crate) always; with --browser, Debian's Chromium and the npm packages of end2end/
 # (Playwright, axe-core); with --release, the npm packages (binaryen's
-# wasm-opt). Never downloads a browser build of its own.
+# wasm-opt); with --postgres, Debian's PostgreSQL server (for the tests and
+# `make cluster`, which start throw-away clusters of their own: the
+# package's own cluster is left stopped). Never downloads a browser build of its own.
+# Flags may be combined.
 set -euo pipefail
 WASM_BINDGEN_VERSION=0.2.129
+browser=0 release=0 postgres=0
+for flag in "$@"; do
+  case "$flag" in
+    --browser) browser=1 ;;
+    --release) release=1 ;;
+    --postgres) postgres=1 ;;
+    *) echo "install-tools.sh: unknown flag $flag" >&2; exit 2 ;;
+  esac
+done
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
@@ -25,14 +37,14 @@ fi
 sudo=""
 if [ "$(id -u)" != 0 ]; then sudo=sudo; fi
 
-if [ "${1:-}" = "--browser" ] && ! [ -x /usr/bin/chromium ]; then
+if [ "$browser" = 1 ] && ! [ -x /usr/bin/chromium ]; then
   $sudo apt-get update -qq
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
 fi
 
 # Node.js and the npm packages: for the browser tests and for wasm-opt
 # (release builds); a debug `make run` needs neither.
-if [ "${1:-}" = "--browser" ] || [ "${1:-}" = "--release" ]; then
+if [ "$browser" = 1 ] || [ "$release" = 1 ]; then
   if ! command -v npm >/dev/null; then
     $sudo apt-get update -qq
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm
@@ -42,4 +54,12 @@ if [ "${1:-}" = "--browser" ] || [ "${1:-}" = "--release" ]; then
     (cd end2end && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
     cp end2end/package-lock.json "$stamp"
   fi
+fi
+
+# PostgreSQL's server programs (initdb, pg_ctl, postgres) under
+# /usr/lib/postgresql/<version>/bin. Debian's package creates and starts a
+# cluster of its own where services run; nothing here uses it.
+if [ "$postgres" = 1 ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  $sudo apt-get update -qq
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql
 fi

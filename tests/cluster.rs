@@ -217,6 +217,10 @@ async fn start_proxy(servers: Vec<SocketAddr>) -> SocketAddr {
 async fn when_a_server_is_killed_the_other_serves_and_nothing_acknowledged_is_lost() {
     let mut c = cluster(2).await;
     let proxy_at = start_proxy(c.servers.iter().map(|s| s.addr).collect()).await;
+    // Pages pass through the proxy too.
+    let home = c.client.get(format!("http://{proxy_at}/")).send().await.unwrap();
+    assert_eq!(home.status(), 200);
+    assert!(home.text().await.unwrap().contains("Défi du jour"));
     let acknowledged: Acknowledged = Arc::default();
     let until = Instant::now() + Duration::from_secs(6);
     let players: Vec<_> =

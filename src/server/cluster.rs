@@ -100,6 +100,11 @@ pub async fn proxy(listener: tokio::net::TcpListener, servers: Vec<SocketAddr>) 
     axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>()).await
 }
 
+/// Headers that describe one connection or one message's framing, not the
+/// content (RFC 9110, 7.6.1).
+const HOP_BY_HOP: [&str; 7] =
+    ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "te", "content-length"];
+
 /// Forwards one request to the next server; one that refuses the
 /// connection (down) is skipped, which is safe for any method since
 /// nothing was sent.
@@ -122,6 +127,9 @@ async fn forward(
         let server = backends.servers[(first + attempt) % backends.servers.len()];
         let mut headers = parts.headers.clone();
         headers.remove(axum::http::header::HOST);
+        for name in HOP_BY_HOP {
+            headers.remove(name);
+        }
         if let Ok(value) = HeaderValue::from_str(&forwarded_for) {
             headers.insert("x-forwarded-for", value);
         }
@@ -135,8 +143,12 @@ async fn forward(
         match sent {
             Ok(answer) => {
                 let mut response = Response::builder().status(answer.status());
+                // The body is passed on whole: its framing headers are
+                // this hop's to set.
                 for (name, value) in answer.headers() {
-                    response = response.header(name, value);
+                    if !HOP_BY_HOP.contains(&name.as_str()) {
+                        response = response.header(name, value);
+                    }
                 }
                 let bytes = answer.bytes().await.unwrap_or_default();
                 return response.body(Body::from(bytes)).unwrap_or_else(|_| StatusCode::BAD_GATEWAY.into_response());

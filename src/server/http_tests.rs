@@ -484,3 +484,33 @@ fn the_game_pages_read_their_setup_from_the_address_and_refuse_bad_ones_in_frenc
         assert_eq!(started.headers[header::LOCATION], "/partie-libre?regles=english&niveau=fort&couleur=blancs");
     });
 }
+
+#[test]
+fn liveness_readiness_and_metrics_answer() {
+    on_runtime(async {
+        let site = TestSite::new(LimitsConfig::default(), "").await;
+        let alice = player(ALICE);
+        let health = site.get("/sante", &alice).await;
+        assert_eq!((health.status, health.body.as_str()), (StatusCode::OK, "ok\n"));
+        let ready = site.get("/pret", &alice).await;
+        assert_eq!((ready.status, ready.body.as_str()), (StatusCode::OK, "prêt\n"));
+        let game = site.new_game(&alice).await;
+        let played = [("game_id", game.id.as_str()), ("ply", "0"), ("mv", "32-28"), ("think_ms", "1000")];
+        assert_eq!(site.post("partie/jouer", &played, &alice).await.game().moves.len(), 2);
+        let refused = site.post("partie/jouer", &[("game_id", "nope")], &alice).await;
+        assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+        let metrics = site.get("/metrics", &alice).await;
+        assert_eq!(metrics.status, StatusCode::OK);
+        assert!(metrics.headers[header::CONTENT_TYPE].to_str().unwrap().starts_with("text/plain"));
+        for expected in [
+            "# TYPE dames_http_requests_total counter",
+            "route=\"/api/partie/nouvelle\"",
+            "status=\"400\"",
+            "dames_games_started_total{kind=\"free\"}",
+            "dames_db_query_seconds_bucket{op=\"insert_game\",engine=\"sqlite\"",
+            "dames_bot_search_nodes",
+        ] {
+            assert!(metrics.body.contains(expected), "{expected} missing from\n{}", metrics.body);
+        }
+    });
+}

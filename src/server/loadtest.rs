@@ -134,10 +134,10 @@ async fn play(plan: Plan, index: usize, deadline: Instant, tally: Arc<Mutex<Tall
     };
     let mut game: Option<GameView> = None;
     while Instant::now() < deadline {
+        if game_is_over(&game) {
+            tally.lock().unwrap_or_else(|p| p.into_inner()).games_finished += 1;
+        }
         let Some(view) = game.take().filter(|g| g.outcome.is_none()) else {
-            if game_is_over(&game) {
-                tally.lock().unwrap_or_else(|p| p.into_inner()).games_finished += 1;
-            }
             game = new_game().await;
             if game.is_none() {
                 tokio::time::sleep(Duration::from_millis(500)).await;

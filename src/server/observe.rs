@@ -87,7 +87,7 @@ pub fn init_logs() -> Result<(), String> {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
     let builder = tracing_subscriber::fmt().with_env_filter(filter);
     match std::env::var("DAMES_LOG_FORMAT").as_deref() {
-        Ok("json") => builder.json().flatten_event(true).with_current_span(true).init(),
+        Ok("json") => builder.json().flatten_event(true).with_current_span(true).with_span_list(false).init(),
         Ok("text") | Err(_) => builder.init(),
         Ok(other) => return Err(format!("DAMES_LOG_FORMAT {other:?}: expected text or json")),
     }
