@@ -2,7 +2,9 @@
 # The load figures of the README: `dames loadtest` against one server on
 # SQLite, one server on PostgreSQL, and two servers on one PostgreSQL behind
 # the round-robin proxy (`dames cluster`). Uses target/release/dames (make
-# release); PLAYERS, LOADTEST_SECONDS and THINK_MS may be set.
+# release); PLAYERS, LOADTEST_SECONDS and THINK_MS may be set, and the
+# servers' DAMES_LIMIT_* (a think time of 0 needs them raised: a player
+# may send 300 moves a minute).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PLAYERS=${PLAYERS:-200}

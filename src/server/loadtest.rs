@@ -112,6 +112,12 @@ async fn play(plan: Plan, index: usize, deadline: Instant, tally: Arc<Mutex<Tall
                 t.latencies_ms.push(started.elapsed().as_secs_f64() * 1000.0);
                 *t.statuses.entry(answer.status().as_u16()).or_default() += 1;
             }
+            // Refused by a rate limit: wait as told, as a browser would.
+            if answer.status() == reqwest::StatusCode::TOO_MANY_REQUESTS {
+                let wait = answer.headers().get("retry-after").and_then(|v| v.to_str().ok()?.parse().ok());
+                tokio::time::sleep(Duration::from_secs(wait.unwrap_or(1))).await;
+                return None;
+            }
             let ok = answer.status().is_success();
             let text = answer.text().await.unwrap_or_default();
             if ok {
