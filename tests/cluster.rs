@@ -164,19 +164,22 @@ async fn of_100_simultaneous_submissions_of_one_ply_on_two_servers_one_is_accept
 /// answer they got.
 type Acknowledged = Arc<Mutex<Vec<GameView>>>;
 
-/// A player who plays random legal moves through the proxy until `until`,
-/// keeping every game the servers acknowledged.
-async fn keep_playing(proxy_at: SocketAddr, i: u64, until: Instant, acknowledged: Acknowledged) -> (u64, u64) {
+/// Statuses of the answers a player got, by status.
+type Statuses = std::collections::BTreeMap<u16, u64>;
+
+/// A player who plays random legal moves at `at` until `until`, keeping
+/// every game the servers acknowledged.
+async fn keep_playing(at: SocketAddr, i: u64, until: Instant, acknowledged: Acknowledged) -> Statuses {
     let client = reqwest::Client::new();
     let me = player(100 + i);
-    let (mut ok, mut failed) = (0, 0);
+    let mut statuses = Statuses::new();
     let mut game: Option<GameView> = None;
     let mut pick = i as usize;
     while Instant::now() < until {
         let answer = match game.as_ref().filter(|g| g.outcome.is_none()) {
             None => {
                 let form = [("kind", "Free"), ("rules", "international"), ("level", "Debutant"), ("player", "White")];
-                post(&client, proxy_at, "partie/nouvelle", &form, &me).await
+                post(&client, at, "partie/nouvelle", &form, &me).await
             }
             Some(view) => {
                 let choices = view.replay().unwrap().choices();
@@ -184,26 +187,50 @@ async fn keep_playing(proxy_at: SocketAddr, i: u64, until: Instant, acknowledged
                 let mv = choices[pick % choices.len()].long.clone();
                 let ply = view.moves.len().to_string();
                 let form = [("game_id", view.id.as_str()), ("ply", &ply), ("mv", &mv), ("think_ms", "300")];
-                post(&client, proxy_at, "partie/jouer", &form, &me).await
+                post(&client, at, "partie/jouer", &form, &me).await
             }
         };
+        *statuses.entry(answer.status).or_default() += 1;
         if answer.status == 200 {
-            ok += 1;
             let view: GameView = serde_json::from_str(&answer.body).unwrap();
             acknowledged.lock().unwrap().push(view.clone());
             game = Some(view);
         } else {
-            failed += 1;
             tokio::time::sleep(Duration::from_millis(50)).await;
             if let Some(view) = &game {
-                let reloaded = post(&client, proxy_at, "partie/etat", &[("game_id", view.id.as_str())], &me).await;
+                let reloaded = post(&client, at, "partie/etat", &[("game_id", view.id.as_str())], &me).await;
+                *statuses.entry(reloaded.status).or_default() += 1;
                 if reloaded.status == 200 {
                     game = Some(reloaded.game());
                 }
             }
         }
     }
-    (ok, failed)
+    statuses
+}
+
+/// Every player's statuses added up.
+async fn all_statuses(players: Vec<tokio::task::JoinHandle<Statuses>>) -> Statuses {
+    let mut total = Statuses::new();
+    for p in players {
+        for (status, n) in p.await.unwrap() {
+            *total.entry(status).or_default() += n;
+        }
+    }
+    total
+}
+
+/// Every acknowledged game is stored with at least the moves the player
+/// was shown (later answers may have added more).
+async fn assert_stored(postgres: &ThrowawayPostgres, acknowledged: &[GameView]) {
+    let (client, connection) = tokio_postgres::connect(&postgres.url("dames"), tokio_postgres::NoTls).await.unwrap();
+    tokio::spawn(connection);
+    for view in acknowledged {
+        let rows =
+            client.query("SELECT move FROM game_moves WHERE game_id = $1 ORDER BY ply", &[&view.id]).await.unwrap();
+        let stored: Vec<String> = rows.iter().map(|r| r.get(0)).collect();
+        assert!(stored.starts_with(&view.moves), "game {}: stored {stored:?}, acknowledged {:?}", view.id, view.moves);
+    }
 }
 
 async fn start_proxy(servers: Vec<SocketAddr>) -> SocketAddr {
@@ -229,11 +256,7 @@ async fn when_a_server_is_killed_the_other_serves_and_nothing_acknowledged_is_lo
     let before_kill = acknowledged.lock().unwrap().len();
     c.servers[0].kill();
     let killed_at = acknowledged.lock().unwrap().len();
-    let mut totals = (0, 0);
-    for p in players {
-        let (ok, failed) = p.await.unwrap();
-        totals = (totals.0 + ok, totals.1 + failed);
-    }
+    let statuses = all_statuses(players).await;
     let acknowledged = acknowledged.lock().unwrap().clone();
     assert!(before_kill > 0, "players played before the kill");
     assert!(
@@ -241,28 +264,27 @@ async fn when_a_server_is_killed_the_other_serves_and_nothing_acknowledged_is_lo
         "the other server went on serving: {killed_at} → {}",
         acknowledged.len()
     );
-    // Every acknowledged game is stored with at least the moves the player
-    // was shown (later answers may have added more).
-    let (client, connection) = tokio_postgres::connect(&c.postgres.url("dames"), tokio_postgres::NoTls).await.unwrap();
-    tokio::spawn(connection);
-    for view in &acknowledged {
-        let rows =
-            client.query("SELECT move FROM game_moves WHERE game_id = $1 ORDER BY ply", &[&view.id]).await.unwrap();
-        let stored: Vec<String> = rows.iter().map(|r| r.get(0)).collect();
-        assert!(stored.starts_with(&view.moves), "game {}: stored {stored:?}, acknowledged {:?}", view.id, view.moves);
-    }
-    // Only requests caught by the kill failed, a handful at most.
-    assert!(totals.1 <= 24, "{totals:?}");
+    assert_stored(&c.postgres, &acknowledged).await;
+    // Only requests caught by the kill failed (the proxy answers 502), a
+    // handful at most.
+    let failed: u64 = statuses.iter().filter(|(s, _)| **s != 200).map(|(_, n)| n).sum();
+    assert!(failed <= 24, "{statuses:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn while_postgres_restarts_the_servers_answer_503_then_recover_by_themselves() {
+async fn while_postgres_restarts_under_play_the_server_answers_503_then_recovers_by_itself() {
     let c = cluster(1).await;
     let at = c.servers[0].addr;
     let alice = player(4);
     let form = [("kind", "Free"), ("rules", "international"), ("level", "Debutant"), ("player", "White")];
     let game = post(&c.client, at, "partie/nouvelle", &form, &alice).await.game();
+    let acknowledged: Acknowledged = Arc::default();
+    let until = Instant::now() + Duration::from_secs(8);
+    let players: Vec<_> = (0..6).map(|i| tokio::spawn(keep_playing(at, i, until, acknowledged.clone()))).collect();
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+
     c.postgres.stop().unwrap();
+    let stopped_at = acknowledged.lock().unwrap().len();
     let move_form = [("game_id", game.id.as_str()), ("ply", "0"), ("mv", "32-28"), ("think_ms", "1000")];
     let refused = post(&c.client, at, "partie/jouer", &move_form, &alice).await;
     assert_eq!((refused.status, refused.error()), (503, AppError::Unavailable));
@@ -270,6 +292,8 @@ async fn while_postgres_restarts_the_servers_answer_503_then_recover_by_themselv
     assert_eq!(get_status(&c.client, format!("http://{at}/sante")).await, Some(503));
     let page = get_status(&c.client, format!("http://{at}/partie-libre")).await;
     assert_eq!(page, Some(503), "a page whose data is out of reach");
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+
     c.postgres.start_again().unwrap();
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
@@ -283,8 +307,17 @@ async fn while_postgres_restarts_the_servers_answer_503_then_recover_by_themselv
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     assert_eq!(get_status(&c.client, format!("http://{at}/pret")).await, Some(200));
-    // Still the same process: it never crashed.
+    let recovered_at = acknowledged.lock().unwrap().len();
+
+    // The players got answers, 503s and conflicts but never a 500, and
+    // played on once the database was back.
+    let statuses = all_statuses(players).await;
+    assert!(statuses.keys().all(|s| [200, 409, 503].contains(s)), "{statuses:?}");
+    assert!(statuses.get(&503).is_some_and(|&n| n > 0), "{statuses:?}");
+    let acknowledged = acknowledged.lock().unwrap().clone();
+    assert!(stopped_at > 0 && acknowledged.len() > recovered_at, "{stopped_at} {recovered_at} {}", acknowledged.len());
+    assert_stored(&c.postgres, &acknowledged).await;
+    // Still the same process, and its metrics counted the 503s.
     let metrics = c.client.get(format!("http://{at}/metrics")).send().await.unwrap().text().await.unwrap();
-    assert!(metrics.contains("dames_http_requests_total"), "{metrics}");
-    assert!(metrics.contains("status=\"503\""), "the 503s are counted");
+    assert!(metrics.contains("status=\"503\""), "{metrics}");
 }

@@ -424,15 +424,7 @@ mod tests {
             .unwrap();
         assert_eq!(tables, 1);
 
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
-        let mut files: Vec<String> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".sql"))
-            .collect();
-        files.sort();
-        let listed: Vec<String> = MIGRATIONS.iter().map(|(n, _)| n.to_string()).collect();
-        assert_eq!(files, listed, "every migrations/*.sql is listed in MIGRATIONS, in order");
+        super::super::tests::assert_every_migration_listed("migrations", MIGRATIONS);
     }
 
     #[test]

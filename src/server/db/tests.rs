@@ -274,16 +274,20 @@ async fn servers_starting_together_migrate_once() {
     assert_eq!(first.migrate().await.unwrap(), 0, "nothing left to apply");
 }
 
-/// Every file of `migrations/postgres/` is listed, in order.
-#[test]
-fn every_postgres_migration_is_listed() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations/postgres");
+/// Every `*.sql` file of `folder` is in `listed`, in order.
+pub(super) fn assert_every_migration_listed(folder: &str, listed: &[(&str, &str)]) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
     let mut files: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|n| n.ends_with(".sql"))
         .collect();
     files.sort();
-    let listed: Vec<String> = super::postgres::MIGRATIONS.iter().map(|(n, _)| n.to_string()).collect();
-    assert_eq!(files, listed);
+    let listed: Vec<String> = listed.iter().map(|(n, _)| n.to_string()).collect();
+    assert_eq!(files, listed, "every {folder}/*.sql is listed, in order");
+}
+
+#[test]
+fn every_postgres_migration_is_listed() {
+    assert_every_migration_listed("migrations/postgres", super::postgres::MIGRATIONS);
 }
