@@ -269,6 +269,15 @@ pub(crate) fn perft_leaves<G: Geometry>(pos: &Position<G>, depth: u32) -> u64 {
 
 fn perft_with<G: Geometry, M: MoveRules>(pos: &Position<G>, depth: u32, m: M) -> u64 {
     let sides = Sides::of(pos, m);
+    if depth == 1 {
+        if let Some(captures) = sides.count_captures_without_kings() {
+            return if captures == 0 || !m.mandatory() {
+                (captures + sides.count_quiet_moves()) as u64
+            } else {
+                captures as u64
+            };
+        }
+    }
     let mut list = MoveList::new();
     sides.captures(&mut list);
     let captures = list.len();
@@ -279,7 +288,12 @@ fn perft_with<G: Geometry, M: MoveRules>(pos: &Position<G>, depth: u32, m: M) ->
             captures as u64
         };
     }
-    if captures == 0 || !m.mandatory() {
+    if captures == 0 {
+        // The commonest case: quiet moves only, played straight from the
+        // bitboards without building a move list.
+        return sides.sum_over_quiet_moves(pos, |child| perft_with(&child, depth - 1, m));
+    }
+    if !m.mandatory() {
         sides.quiet_moves(&mut list);
     }
     list.iter().map(|mv| perft_with(&pos.play_unchecked(mv), depth - 1, m)).sum()
@@ -357,6 +371,69 @@ impl<G: Geometry, M: MoveRules> Sides<G, M> {
         back.shift::<G>(back.shift::<G>(self.empty) & self.them)
     }
 
+    /// The number of captures, counted without building them, when only
+    /// men can capture and no two of their capture paths can be one move:
+    /// men that capture only forwards and are not crowned mid-capture go
+    /// one row further at every jump, so two paths never meet the same
+    /// pieces, and without the majority rule every path is a move. `None`
+    /// otherwise (the generator then builds the moves and merges paths).
+    #[inline(always)]
+    fn count_captures_without_kings(&self) -> Option<usize> {
+        if self.rules.men_back()
+            || self.rules.majority()
+            || self.rules.promotion() == Promotion::BecomesKingContinues
+            || (self.kings != G::Word::ZERO && self.kings_can_capture())
+        {
+            return None;
+        }
+        // Most captures are one jump: counted a direction at a time, by
+        // their landing squares, and only the paths that go on are
+        // followed. (A forward-only man never comes back over its start
+        // square or the piece it jumped, so whether it can go on is read
+        // off the board as it is.)
+        let [a, b] = self.forward();
+        let mut onward = self.jumpers(a) | self.jumpers(b);
+        if self.rules.promotion() == Promotion::EndsMove {
+            onward &= !promotion_row::<G>(self.turn);
+        }
+        let mut count = 0;
+        for d in [a, b] {
+            let landing = d.shift::<G>(d.shift::<G>(self.jumpers(d) & self.men));
+            count += (landing & !onward).count_ones() as usize;
+            for land in single_bits(landing & onward) {
+                count += self.man_capture_paths(land, d.opposite().shift::<G>(land));
+            }
+        }
+        Some(count)
+    }
+
+    /// The capture paths of a forward-only man on `at` that has captured
+    /// `captured` (see [`Sides::count_captures_without_kings`]); 1 for a man
+    /// that has jumped and can go no further.
+    fn man_capture_paths(&self, at: G::Word, captured: G::Word) -> usize {
+        if captured != G::Word::ZERO
+            && at & promotion_row::<G>(self.turn) != G::Word::ZERO
+            && self.rules.promotion() == Promotion::EndsMove
+        {
+            return 1;
+        }
+        let mut paths = 0;
+        for d in self.forward() {
+            let over = d.shift::<G>(at);
+            if over & self.them & !captured != G::Word::ZERO {
+                let land = d.shift::<G>(over);
+                if land & self.empty != G::Word::ZERO {
+                    paths += self.man_capture_paths(land, captured | over);
+                }
+            }
+        }
+        if paths == 0 && captured != G::Word::ZERO {
+            1
+        } else {
+            paths
+        }
+    }
+
     /// Whether some piece can capture.
     #[inline(always)]
     fn can_capture(&self) -> bool {
@@ -427,6 +504,55 @@ impl<G: Geometry, M: MoveRules> Sides<G, M> {
                 }
             }
         }
+    }
+
+    /// `count` summed over the positions after each quiet move (those of
+    /// [`Sides::quiet_moves`]: `Position::play_unchecked` of each, made
+    /// from the bitboards).
+    #[inline(always)]
+    fn sum_over_quiet_moves(&self, pos: &Position<G>, mut count: impl FnMut(Position<G>) -> u64) -> u64 {
+        let promotion = promotion_row::<G>(self.turn);
+        let after = |from: G::Word, to: G::Word, king: bool| {
+            let (mut white, mut black) = (pos.white.0, pos.black.0);
+            match pos.turn {
+                Color::White => white = (white & !from) | to,
+                Color::Black => black = (black & !from) | to,
+            }
+            let kings = if king {
+                (pos.kings.0 & !from) | to
+            } else if to & promotion != G::Word::ZERO {
+                pos.kings.0 | to
+            } else {
+                pos.kings.0
+            };
+            Position {
+                white: Bitboard(white),
+                black: Bitboard(black),
+                kings: Bitboard(kings),
+                turn: !pos.turn,
+                rules: pos.rules,
+            }
+        };
+        let mut total = 0;
+        for d in self.forward() {
+            for to in single_bits(d.shift::<G>(self.men) & self.empty) {
+                total += count(after(d.opposite().shift::<G>(to), to, false));
+            }
+        }
+        let flying = self.rules.flying();
+        for king in single_bits(self.kings) {
+            for d in Direction::ALL {
+                let mut sq = d.shift::<G>(king);
+                while sq & self.empty != G::Word::ZERO {
+                    total += count(after(king, sq, true));
+                    if !flying {
+                        break;
+                    }
+                    sq = d.shift::<G>(sq);
+                }
+            }
+        }
+        total
     }
 
     #[inline(always)]
