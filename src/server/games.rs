@@ -1,11 +1,12 @@
 //! Games against the computer, between two people on one device, and on
 //! the electronic board (with its take-backs, hints, side switches and
 //! playing on past its endgame draw): creating them, replaying and
-//! extending them with the engine under their own rules, storing every ply
-//! (and the player's row with their first game: nothing is stored for a
-//! player who only looks). The server trusts nothing
-//! the browser sends: each request replays the stored moves, checks the new
-//! one, and computes the computer's reply itself.
+//! extending them with the engine under their own rules, and saying what to
+//! store over what was read ([`Db`] writes it only if the game is still as
+//! read; the player's row comes with their first game: nothing is stored
+//! for a player who only looks). The server trusts nothing the browser
+//! sends: each request replays the stored moves, checks the new one, and
+//! computes the computer's reply itself.
 
 use super::db::Db;
 use super::error::{ServerError, ServerResult};
@@ -185,6 +186,7 @@ fn play_computed(game: &mut AnyGame, mv: &str) -> ServerResult<()> {
         .map_err(|e| ServerError::CorruptGame { game: "(new)".into(), why: format!("computed move refused: {e}") })
 }
 
+/// How a side is stored.
 pub fn color_name(color: Color) -> &'static str {
     match color {
         Color::White => "white",
