@@ -63,24 +63,11 @@ impl Answer {
     }
 }
 
-fn encode(form: &[(&str, &str)]) -> String {
-    let escape = |v: &str| {
-        v.bytes()
-            .map(|b| match b {
-                b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
-                _ => format!("%{b:02X}"),
-            })
-            .collect::<String>()
-    };
-    form.iter().map(|(k, v)| format!("{k}={}", escape(v))).collect::<Vec<_>>().join("&")
-}
-
 async fn post(client: &reqwest::Client, at: SocketAddr, endpoint: &str, form: &[(&str, &str)], player: &str) -> Answer {
     let answer = client
         .post(format!("http://{at}/api/{endpoint}"))
         .header("cookie", format!("dames_joueur={player}"))
-        .header("content-type", "application/x-www-form-urlencoded")
-        .body(encode(form))
+        .form(form)
         .send()
         .await
         .unwrap();

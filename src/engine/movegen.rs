@@ -407,14 +407,11 @@ impl<G: Geometry, M: MoveRules> Sides<G, M> {
         Some(count)
     }
 
-    /// The capture paths of a forward-only man on `at` that has captured
-    /// `captured` (see [`Sides::count_captures_without_kings`]); 1 for a man
-    /// that has jumped and can go no further.
+    /// The capture paths of a forward-only man that has jumped `captured`
+    /// and landed on `at` (see [`Sides::count_captures_without_kings`]):
+    /// 1 if it can go no further.
     fn man_capture_paths(&self, at: G::Word, captured: G::Word) -> usize {
-        if captured != G::Word::ZERO
-            && at & promotion_row::<G>(self.turn) != G::Word::ZERO
-            && self.rules.promotion() == Promotion::EndsMove
-        {
+        if at & promotion_row::<G>(self.turn) != G::Word::ZERO && self.rules.promotion() == Promotion::EndsMove {
             return 1;
         }
         let mut paths = 0;
@@ -427,11 +424,7 @@ impl<G: Geometry, M: MoveRules> Sides<G, M> {
                 }
             }
         }
-        if paths == 0 && captured != G::Word::ZERO {
-            1
-        } else {
-            paths
-        }
+        paths.max(1)
     }
 
     /// Whether some piece can capture.
@@ -507,36 +500,15 @@ impl<G: Geometry, M: MoveRules> Sides<G, M> {
     }
 
     /// `count` summed over the positions after each quiet move (those of
-    /// [`Sides::quiet_moves`]: `Position::play_unchecked` of each, made
-    /// from the bitboards).
+    /// [`Sides::quiet_moves`], played from the bitboards without building
+    /// the moves).
     #[inline(always)]
     fn sum_over_quiet_moves(&self, pos: &Position<G>, mut count: impl FnMut(Position<G>) -> u64) -> u64 {
-        let promotion = promotion_row::<G>(self.turn);
-        let after = |from: G::Word, to: G::Word, king: bool| {
-            let (mut white, mut black) = (pos.white.0, pos.black.0);
-            match pos.turn {
-                Color::White => white = (white & !from) | to,
-                Color::Black => black = (black & !from) | to,
-            }
-            let kings = if king {
-                (pos.kings.0 & !from) | to
-            } else if to & promotion != G::Word::ZERO {
-                pos.kings.0 | to
-            } else {
-                pos.kings.0
-            };
-            Position {
-                white: Bitboard(white),
-                black: Bitboard(black),
-                kings: Bitboard(kings),
-                turn: !pos.turn,
-                rules: pos.rules,
-            }
-        };
+        let after = |from: G::Word, to: G::Word| pos.play_words(from, to, G::Word::ZERO, false);
         let mut total = 0;
         for d in self.forward() {
             for to in single_bits(d.shift::<G>(self.men) & self.empty) {
-                total += count(after(d.opposite().shift::<G>(to), to, false));
+                total += count(after(d.opposite().shift::<G>(to), to));
             }
         }
         let flying = self.rules.flying();
@@ -544,7 +516,7 @@ impl<G: Geometry, M: MoveRules> Sides<G, M> {
             for d in Direction::ALL {
                 let mut sq = d.shift::<G>(king);
                 while sq & self.empty != G::Word::ZERO {
-                    total += count(after(king, sq, true));
+                    total += count(after(king, sq));
                     if !flying {
                         break;
                     }

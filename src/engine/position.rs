@@ -214,10 +214,25 @@ impl<G: Geometry> Position<G> {
     /// break the rules, never undefined behaviour.
     #[inline]
     pub fn play_unchecked(&self, mv: &Move<G>) -> Position<G> {
-        let zero = <G::Word as super::geometry::Word>::ZERO;
         let from = Bitboard::from_square(mv.from).0;
         let to = Bitboard::from_square(mv.to).0;
-        let captured = mv.captured.0;
+        self.play_words(from, to, mv.captured.0, mv.crowned_in_passing)
+    }
+
+    /// [`Position::play_unchecked`] on raw words: the piece on `from`
+    /// goes to `to`, `captured` leaves the board, and a man is crowned on
+    /// its far row or, under rules that crown in passing, when
+    /// `crowned_in_passing`. (Perft plays quiet moves this way, straight
+    /// from the bitboards.)
+    #[inline(always)]
+    pub(crate) fn play_words(
+        &self,
+        from: G::Word,
+        to: G::Word,
+        captured: G::Word,
+        crowned_in_passing: bool,
+    ) -> Position<G> {
+        let zero = <G::Word as super::geometry::Word>::ZERO;
         let (mut us, mut them, promotion) = match self.turn {
             Color::White => (self.white.0, self.black.0, G::TOP_ROW),
             Color::Black => (self.black.0, self.white.0, G::BOTTOM_ROW),
@@ -229,7 +244,7 @@ impl<G: Geometry> Position<G> {
         them &= !captured;
         if kings & from != zero {
             kings = (kings & !from) | to;
-        } else if to & promotion != zero || mv.crowned_in_passing {
+        } else if to & promotion != zero || crowned_in_passing {
             kings |= to;
         }
         let (white, black) = match self.turn {

@@ -97,8 +97,7 @@ async fn play(plan: Plan, index: usize, deadline: Instant, tally: Arc<Mutex<Tall
             .post(format!("{}/api/{endpoint}", plan.url))
             .header("cookie", &cookie)
             .header("x-forwarded-for", &address)
-            .header("content-type", "application/x-www-form-urlencoded")
-            .body(encode(&form));
+            .form(&form);
         let tally = tally.clone();
         async move {
             let started = Instant::now();
@@ -180,10 +179,6 @@ fn random_move(view: &GameView, rng: &mut Pcg64Mcg) -> Option<String> {
     let game = view.replay().ok()?;
     let choices = game.choices();
     (!choices.is_empty()).then(|| choices[rng.next_u64() as usize % choices.len()].long.clone())
-}
-
-fn encode(form: &[(&str, String)]) -> String {
-    form.iter().map(|(k, v)| format!("{k}={}", crate::app::panel::percent_encode(v))).collect::<Vec<_>>().join("&")
 }
 
 /// User plus system CPU time of these processes, in milliseconds (Linux).
