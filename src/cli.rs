@@ -21,15 +21,22 @@ pub const USAGE: &str = "usage: dames [serve]
        dames perft <FEN|start> <depth> [--divide] [--rules SPEC]
        dames moves <FEN|start> [--rules SPEC]
        dames replay <file.pdn>... [--rules SPEC]
-       dames bestmove <FEN|start> [--level LEVEL | --depth D | --nodes N] [--seed S] [--rules SPEC]
+       dames bestmove <FEN|start> [--level LEVEL | --depth D | --nodes N] [--eval E] [--seed S] [--rules SPEC]
        dames hub
        dames selfplay --white LEVEL --black LEVEL --games N [--seed S] [--rules SPEC]
+                      [--white-eval E] [--black-eval E] [--nodes N] [--white-nodes N]
+                      [--black-nodes N] [--threads T]
+       dames tune generate|fit ... (dames tune for its options)
        dames bench <file.pdn>... [--positions N]
+       dames agreement <file.pdn>... [--positions N] [--level LEVEL] [--eval E] [--nodes N]
        dames bench-server
        dames cluster [--servers N] [--port P]
        dames loadtest URL --players N --seconds S [--think-ms T] [--level LEVEL] [--server-pid PID]...
 LEVEL: debutant, intermediaire, fort, or a step of the electronic board's
       ladder, 1 (a beginner's opponent) to 8 (the strongest)
+E: the evaluation, classic (material, kings, placement: every level but
+      fort and 8) or learned (fort and 8; other rule sets than
+      international fall back to classic)
 SPEC: a rule set, international (the default), english, russian or brazilian,
       then optional overrides: size=8|10|12, rows=N, first=white|black,
       men_back=0|1, flying=0|1, mandatory=0|1, majority=0|1,
@@ -58,7 +65,9 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Option<
         "bestmove" => bestmove_command(rest, out),
         "hub" => hub_command(rest),
         "selfplay" => selfplay_command(rest, out),
+        "tune" => crate::tune::command(rest, out),
         "bench" => bench_command(rest, out),
+        "agreement" => agreement_command(rest, out),
         #[cfg(feature = "ssr")]
         "bench-server" => bench_server_command(out),
         "help" | "--help" | "-h" => writeln!(out, "{USAGE}").map(|_| 0).map_err(UsageError::from),
@@ -211,7 +220,10 @@ fn replay_any(pdn: &PdnGame, default: Rules) -> Result<usize, (usize, String)> {
 }
 
 /// Reads `--name value` options; every option must be in `known`.
-fn options<'a>(args: &'a [String], known: &[&str]) -> Result<(Vec<&'a str>, Vec<(&'a str, &'a str)>), UsageError> {
+pub(crate) fn options<'a>(
+    args: &'a [String],
+    known: &[&str],
+) -> Result<(Vec<&'a str>, Vec<(&'a str, &'a str)>), UsageError> {
     let mut positional = Vec::new();
     let mut named = Vec::new();
     let mut i = 0;
@@ -232,12 +244,12 @@ fn options<'a>(args: &'a [String], known: &[&str]) -> Result<(Vec<&'a str>, Vec<
     Ok((positional, named))
 }
 
-fn number<T: std::str::FromStr>(name: &str, value: &str) -> Result<T, UsageError> {
+pub(crate) fn number<T: std::str::FromStr>(name: &str, value: &str) -> Result<T, UsageError> {
     value.parse().map_err(|_| UsageError(format!("--{name} takes a number, not {value:?}")))
 }
 
 fn bestmove_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
-    let (positional, named) = options(args, &["level", "depth", "nodes", "seed", "rules"])?;
+    let (positional, named) = options(args, &["level", "depth", "nodes", "eval", "seed", "rules"])?;
     let [fen] = positional[..] else {
         return Err(UsageError("bestmove takes one FEN (or start)".into()));
     };
@@ -245,7 +257,7 @@ fn bestmove_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
     let pos = parse_any_position(fen, rules)?;
     let mut limits = Level::default().limits();
     let mut seed = 0u64;
-    for (name, value) in named {
+    for &(name, value) in &named {
         match name {
             "level" => limits = value.parse::<Level>()?.limits(),
             "depth" => {
@@ -265,6 +277,9 @@ fn bestmove_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
             "seed" => seed = number(name, value)?,
             _ => {}
         }
+    }
+    if let Some((_, eval)) = named.iter().rev().find(|(k, _)| *k == "eval") {
+        limits = limits.judged_by(eval.parse()?);
     }
     match pos {
         AnyPosition::Eight(p) => print_bestmove(&p, &limits, seed, out),
@@ -357,11 +372,24 @@ fn openings<G: Geometry>(start: Position<G>, seed: u64) -> Vec<Game<G>> {
 }
 
 fn selfplay_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
-    let (positional, named) = options(args, &["white", "black", "games", "seed", "rules"])?;
+    let known = [
+        "white",
+        "black",
+        "games",
+        "seed",
+        "rules",
+        "white-eval",
+        "black-eval",
+        "nodes",
+        "white-nodes",
+        "black-nodes",
+        "threads",
+    ];
+    let (positional, named) = options(args, &known)?;
     if !positional.is_empty() {
         return Err(UsageError(format!("unexpected argument {:?}", positional[0])));
     }
-    let get = |n: &str| named.iter().find(|(k, _)| *k == n).map(|(_, v)| *v);
+    let get = |n: &str| named.iter().rev().find(|(k, _)| *k == n).map(|(_, v)| *v);
     let first: Level = get("white").ok_or_else(|| UsageError("--white is required".into()))?.parse()?;
     let second: Level = get("black").ok_or_else(|| UsageError("--black is required".into()))?.parse()?;
     let games: u32 = number("games", get("games").ok_or_else(|| UsageError("--games is required".into()))?)?;
@@ -369,7 +397,27 @@ fn selfplay_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
         return Err(UsageError("--games must be from 1 to 10000".into()));
     }
     let seed: u64 = get("seed").map(|s| number("seed", s)).transpose()?.unwrap_or(1);
-    let match_ = Match { first, second, games, seed };
+    let threads: usize = get("threads").map(|s| number("threads", s)).transpose()?.unwrap_or(1);
+    if !(1..=64).contains(&threads) {
+        return Err(UsageError("--threads must be from 1 to 64".into()));
+    }
+    // Each player's evaluation and node budget, when not its level's.
+    let budget = |level: Level, side: &str| -> Result<Limits, UsageError> {
+        let mut limits = level.limits();
+        if let Some(eval) = get(&format!("{side}-eval")) {
+            limits = limits.judged_by(eval.parse()?);
+        }
+        if let Some(nodes) = get(&format!("{side}-nodes")).or(get("nodes")) {
+            let nodes: u64 = number("nodes", nodes)?;
+            if nodes == 0 {
+                return Err(UsageError("--nodes must be at least 1".into()));
+            }
+            limits = Limits { nodes, ..limits };
+        }
+        Ok(limits)
+    };
+    let players = [(first, budget(first, "white")?), (second, budget(second, "black")?)];
+    let match_ = Match { players, games, seed, threads };
     match AnyPosition::initial(rules_option(&named)?)? {
         AnyPosition::Eight(p) => match_.play(p, out),
         AnyPosition::Ten(p) => match_.play(p, out),
@@ -377,61 +425,113 @@ fn selfplay_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
     }
 }
 
-/// A selfplay match: `games` games from varied openings, each level
-/// playing both colours.
+/// A selfplay match: `games` games from varied openings, each player
+/// playing both colours. The first player is the one named `--white`: it has
+/// White in the odd games.
 struct Match {
-    first: Level,
-    second: Level,
+    players: [(Level, Limits); 2],
     games: u32,
     seed: u64,
+    threads: usize,
+}
+
+/// How a game of a match ended for the first player.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Verdict {
+    Win,
+    Draw,
+    Loss,
 }
 
 impl Match {
     fn play<G: Geometry>(&self, start: Position<G>, out: &mut dyn Write) -> Result<i32, UsageError> {
-        let Match { first, second, games, seed } = *self;
-        let book = openings(start, seed);
-        let (mut wins, mut draws, mut losses) = (0, 0, 0);
-        for i in 0..games as usize {
-            let mut game = book[(i / 2) % book.len()].clone();
-            let first_is_white = i % 2 == 0;
-            while !game.is_over() {
-                let white_to_move = game.turn() == crate::engine::Color::White;
-                let level = if white_to_move == first_is_white { first } else { second };
-                let limits = level.limits();
-                let result = bot::Searcher::new(&limits)
-                    .with_game_history(&game)
-                    .search(game.position(), DrawCounters::of(&game), &limits)
-                    .expect("a game not over has a move");
-                let mv = bot::choose(&result, seed ^ i as u64, game.moves().len());
-                game.play(&mv).expect("the search returns legal moves");
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        use std::sync::Mutex;
+        let book = openings(start, self.seed);
+        let next = AtomicUsize::new(0);
+        let finished: Mutex<Vec<Option<(Verdict, Game<G>)>>> = Mutex::new(vec![None; self.games as usize]);
+        let mut tally = [0u32; 3];
+        std::thread::scope(|scope| -> Result<(), UsageError> {
+            for _ in 0..self.threads {
+                scope.spawn(|| loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= self.games as usize {
+                        break;
+                    }
+                    let played = self.game(&book, i);
+                    finished.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(played);
+                });
             }
-            let outcome = game.outcome().expect("finished");
-            let first_color = if first_is_white { crate::engine::Color::White } else { crate::engine::Color::Black };
-            let verdict = match outcome {
-                Outcome::Win { winner, .. } if winner == first_color => {
-                    wins += 1;
-                    "win"
-                }
-                Outcome::Win { .. } => {
-                    losses += 1;
-                    "loss"
-                }
-                Outcome::Draw(_) => {
-                    draws += 1;
-                    "draw"
-                }
-            };
-            writeln!(
-                out,
-                "game {} {first} as {}: {verdict} in {} plies ({outcome})",
-                i + 1,
-                first_color,
-                game.moves().len()
-            )?;
-        }
-        let score = (wins as f64 + draws as f64 / 2.0) / games as f64 * 100.0;
-        writeln!(out, "{first} vs {second}: {wins} wins, {draws} draws, {losses} losses, score {score:.1}%")?;
+            // Games are reported in order, as soon as the earlier ones are.
+            for i in 0..self.games as usize {
+                let (verdict, game) = loop {
+                    if let Some(done) = finished.lock().unwrap_or_else(|e| e.into_inner())[i].take() {
+                        break done;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                };
+                tally[verdict as usize] += 1;
+                let first_color = if i % 2 == 0 { crate::engine::Color::White } else { crate::engine::Color::Black };
+                let word = ["win", "draw", "loss"][verdict as usize];
+                let outcome = game.outcome().expect("finished");
+                let plies = game.moves().len();
+                writeln!(
+                    out,
+                    "game {} {} as {first_color}: {word} in {plies} plies ({outcome})",
+                    i + 1,
+                    self.players[0].0
+                )?;
+            }
+            Ok(())
+        })?;
+        let [wins, draws, losses] = tally;
+        let n = self.games as f64;
+        let score = (wins as f64 + draws as f64 / 2.0) / n;
+        // The 95 % interval of the score from the spread of the games'
+        // results.
+        let spread = (wins as f64 * (1.0 - score).powi(2)
+            + draws as f64 * (0.5 - score).powi(2)
+            + losses as f64 * score.powi(2))
+            / n;
+        let margin = 1.96 * (spread / n).sqrt();
+        let elo = |s: f64| -400.0 * (1.0 / s.clamp(1e-3, 1.0 - 1e-3) - 1.0).log10();
+        writeln!(
+            out,
+            "{} vs {}: {wins} wins, {draws} draws, {losses} losses, score {:.1}% (95 % interval {:.1}–{:.1} %, Elo {:+.0}, {:+.0} to {:+.0})",
+            self.players[0].0,
+            self.players[1].0,
+            score * 100.0,
+            (score - margin).max(0.0) * 100.0,
+            (score + margin).min(1.0) * 100.0,
+            elo(score),
+            elo(score - margin),
+            elo(score + margin),
+        )?;
         Ok(0)
+    }
+
+    /// Game `i`: the opening `i / 2`, the first player White when `i` is
+    /// even.
+    fn game<G: Geometry>(&self, book: &[Game<G>], i: usize) -> (Verdict, Game<G>) {
+        let mut game = book[(i / 2) % book.len()].clone();
+        let first_is_white = i % 2 == 0;
+        while !game.is_over() {
+            let white_to_move = game.turn() == crate::engine::Color::White;
+            let (_, limits) = if white_to_move == first_is_white { self.players[0] } else { self.players[1] };
+            let result = bot::Searcher::new(&limits)
+                .with_game_history(&game)
+                .search(game.position(), DrawCounters::of(&game), &limits)
+                .expect("a game not over has a move");
+            let mv = bot::choose(&result, self.seed ^ i as u64, game.moves().len());
+            game.play(&mv).expect("the search returns legal moves");
+        }
+        let first_color = if first_is_white { crate::engine::Color::White } else { crate::engine::Color::Black };
+        let verdict = match game.outcome().expect("finished") {
+            Outcome::Win { winner, .. } if winner == first_color => Verdict::Win,
+            Outcome::Win { .. } => Verdict::Loss,
+            Outcome::Draw(_) => Verdict::Draw,
+        };
+        (verdict, game)
     }
 }
 
@@ -445,27 +545,74 @@ fn bench_server_command(out: &mut dyn Write) -> Result<i32, UsageError> {
 
 /// Reply times of each level over positions from real games, and the
 /// search speed of `fort` from the start.
-fn bench_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
-    let (files, named) = options(args, &["positions"])?;
-    if files.is_empty() {
-        return Err(UsageError("bench takes PDN files to draw positions from".into()));
-    }
-    let wanted: usize = named.first().map(|(n, v)| number(n, v)).transpose()?.unwrap_or(300);
+/// Positions of the games in `files` (international draughts), every
+/// seventh from the fifth ply on, each with the move played there; about
+/// `wanted` of them, spread evenly.
+fn positions_of_games(files: &[&str], wanted: usize) -> Result<Vec<(Position, crate::engine::Move)>, UsageError> {
     let mut positions = Vec::new();
-    for file in &files {
+    for file in files {
         let bytes = std::fs::read(file).map_err(|e| UsageError(format!("cannot read {file}: {e}")))?;
         let text = String::from_utf8(bytes).unwrap_or_else(|e| e.into_bytes().iter().map(|&b| b as char).collect());
         for pdn in parse_pdn(&text) {
             if let Ok(game) = replay(&pdn) {
-                positions.extend(game.positions().into_iter().skip(4).step_by(7).filter(|p| p.has_legal_move()));
+                let played = game.positions().into_iter().zip(game.moves().iter().copied());
+                positions.extend(played.skip(4).step_by(7));
             }
         }
     }
     if positions.is_empty() {
         return Err(UsageError("no position found in those files".into()));
     }
-    let step = (positions.len() / wanted).max(1);
-    let sample: Vec<Position> = positions.into_iter().step_by(step).take(wanted).collect();
+    let step = (positions.len() / wanted.max(1)).max(1);
+    Ok(positions.into_iter().step_by(step).take(wanted).collect())
+}
+
+/// How often the bot plays the move the players of real games played, in
+/// positions where there was a choice: a rough proxy of its judgement.
+fn agreement_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
+    let (files, named) = options(args, &["positions", "level", "eval", "nodes"])?;
+    if files.is_empty() {
+        return Err(UsageError("agreement takes PDN files to draw positions from".into()));
+    }
+    let get = |n: &str| named.iter().rev().find(|(k, _)| *k == n).map(|(_, v)| *v);
+    let wanted: usize = get("positions").map(|v| number("positions", v)).transpose()?.unwrap_or(300);
+    let level: Level = get("level").unwrap_or("fort").parse()?;
+    let mut limits = level.limits();
+    if let Some(eval) = get("eval") {
+        limits = limits.judged_by(eval.parse()?);
+    }
+    if let Some(nodes) = get("nodes") {
+        limits = Limits { nodes: number("nodes", nodes)?, ..limits };
+    }
+    let choices: Vec<_> =
+        positions_of_games(&files, wanted)?.into_iter().filter(|(p, _)| p.legal_moves().len() > 1).collect();
+    let started = Instant::now();
+    let agreed = choices
+        .iter()
+        .filter(|(pos, played)| {
+            let result = bot::search(pos, DrawCounters::default(), &limits).expect("positions with a move");
+            result.best_moves[0] == *played
+        })
+        .count();
+    writeln!(
+        out,
+        "{level} ({} evaluation, {} nodes): the move played in {agreed} of {} positions with a choice, {:.1} %, in {:.0} s",
+        limits.eval.name(),
+        limits.nodes,
+        choices.len(),
+        agreed as f64 / choices.len().max(1) as f64 * 100.0,
+        started.elapsed().as_secs_f64()
+    )?;
+    Ok(0)
+}
+
+fn bench_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
+    let (files, named) = options(args, &["positions"])?;
+    if files.is_empty() {
+        return Err(UsageError("bench takes PDN files to draw positions from".into()));
+    }
+    let wanted: usize = named.first().map(|(n, v)| number(n, v)).transpose()?.unwrap_or(300);
+    let sample: Vec<Position> = positions_of_games(&files, wanted)?.into_iter().map(|(p, _)| p).collect();
     for level in Level::ALL {
         let limits = level.limits();
         let mut times = Vec::with_capacity(sample.len());

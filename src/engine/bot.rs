@@ -6,6 +6,7 @@
 //! ply, and the search starts from nothing. A server restart, another
 //! server or the browser replays the same game to the same replies.
 
+use super::eval::Evaluation;
 use super::geometry::{Geometry, Ten};
 pub use super::search::Searcher;
 use super::search::{DrawCounters, Limits, SearchResult};
@@ -21,8 +22,9 @@ use std::str::FromStr;
 /// reply: a stored game records the version it was played against, and only
 /// the same version can recompute its moves to verify a score.
 /// 1: until 2026-11-29; 2: `intermediaire` with one threat ply, captures
-/// tried as generated in quiescence.
-pub const BOT_VERSION: u32 = 2;
+/// tried as generated in quiescence; 3: `fort` and step 8 judge by the
+/// learned evaluation and keep an unfinished iteration's better move.
+pub const BOT_VERSION: u32 = 3;
 
 /// The bot's first moves of a game from the usual start drawn at random
 /// among the legal moves: games start differently without any opening
@@ -123,37 +125,104 @@ impl Level {
             // Sees its own captures and the immediate reply, and picks
             // freely among moves that look about as good: it blunders now
             // and then, as a beginner does.
-            Level::Debutant => Limits { depth: 2, nodes: 4_000, tie_margin: 35, table_bits: 10, threat_plies: 2 },
+            Level::Debutant => Limits {
+                depth: 2,
+                nodes: 4_000,
+                tie_margin: 35,
+                table_bits: 10,
+                threat_plies: 2,
+                eval: Evaluation::Classic,
+                keep_partial: false,
+            },
             // Four plies plus captures played out: punishes a hanging piece
             // and finds two-move shots, within a few milliseconds. One
             // threat ply, not two: over 324 games against itself with two it
             // scored 49.2 %, and 94.8 % against debutant as it did with
             // two, for a fifth less work.
-            Level::Intermediaire => Limits { depth: 4, nodes: 25_000, tie_margin: 0, table_bits: 12, threat_plies: 1 },
-            // Eight million nodes: about two thirds of a second on one core
-            // of the machines measured in the README.
-            Level::Fort => Limits { depth: 64, nodes: 8_000_000, tie_margin: 0, table_bits: 20, threat_plies: 2 },
+            Level::Intermediaire => Limits {
+                depth: 4,
+                nodes: 25_000,
+                tie_margin: 0,
+                table_bits: 12,
+                threat_plies: 1,
+                eval: Evaluation::Classic,
+                keep_partial: false,
+            },
+            Level::Fort => FORT,
             Level::Ladder(step) => ladder_limits(step),
         }
     }
 }
 
+/// `fort`'s budget: eight million nodes, about two thirds of a second on
+/// one core of the machines measured in the README, judged by the learned
+/// evaluation, and an iteration the node limit cuts short still counts.
+const FORT: Limits = Limits {
+    depth: 64,
+    nodes: 8_000_000,
+    tie_margin: 0,
+    table_bits: 20,
+    threat_plies: 2,
+    eval: Evaluation::Learned,
+    keep_partial: true,
+};
+
 /// The electronic board's ladder: each step searches deeper or longer than
 /// the one below (the README gives each step's score against the one below
 /// over 20 selfplay games). Step 2 plays as `debutant`, step 4 as
-/// `intermediaire`; step 8 searches twice `fort`'s nodes, about 1.5 s.
+/// `intermediaire`; step 8 is `fort` with twice its nodes, about 1.5 s.
 const fn ladder_limits(step: Step) -> Limits {
     match step.0 {
         // One ply and a wide margin: it sees what it takes, not what it
         // gives away.
-        1 => Limits { depth: 1, nodes: 1_000, tie_margin: 80, table_bits: 8, threat_plies: 0 },
+        1 => Limits {
+            depth: 1,
+            nodes: 1_000,
+            tie_margin: 80,
+            table_bits: 8,
+            threat_plies: 0,
+            eval: Evaluation::Classic,
+            keep_partial: false,
+        },
         2 => Level::Debutant.limits(),
-        3 => Limits { depth: 3, nodes: 8_000, tie_margin: 30, table_bits: 11, threat_plies: 1 },
+        3 => Limits {
+            depth: 3,
+            nodes: 8_000,
+            tie_margin: 30,
+            table_bits: 11,
+            threat_plies: 1,
+            eval: Evaluation::Classic,
+            keep_partial: false,
+        },
         4 => Level::Intermediaire.limits(),
-        5 => Limits { depth: 6, nodes: 150_000, tie_margin: 0, table_bits: 16, threat_plies: 2 },
-        6 => Limits { depth: 64, nodes: 600_000, tie_margin: 0, table_bits: 18, threat_plies: 2 },
-        7 => Limits { depth: 64, nodes: 2_500_000, tie_margin: 0, table_bits: 20, threat_plies: 2 },
-        _ => Limits { depth: 64, nodes: 16_000_000, tie_margin: 0, table_bits: 20, threat_plies: 2 },
+        5 => Limits {
+            depth: 6,
+            nodes: 150_000,
+            tie_margin: 0,
+            table_bits: 16,
+            threat_plies: 2,
+            eval: Evaluation::Classic,
+            keep_partial: false,
+        },
+        6 => Limits {
+            depth: 64,
+            nodes: 600_000,
+            tie_margin: 0,
+            table_bits: 18,
+            threat_plies: 2,
+            eval: Evaluation::Classic,
+            keep_partial: false,
+        },
+        7 => Limits {
+            depth: 64,
+            nodes: 2_500_000,
+            tie_margin: 0,
+            table_bits: 20,
+            threat_plies: 2,
+            eval: Evaluation::Classic,
+            keep_partial: false,
+        },
+        _ => Limits { nodes: 16_000_000, ..FORT },
     }
 }
 

@@ -7,7 +7,7 @@
 //! and starts from nothing (a fresh table) every time: the same position,
 //! counters and limits always give the same result, on any machine.
 
-use super::eval::evaluate;
+use super::eval::{evaluate_with, Evaluation};
 use super::geometry::{Geometry, Ten, Word};
 use super::rules::MAX_DRAW_MOVES;
 use super::{Color, Game, Move, MoveList, Position};
@@ -34,6 +34,21 @@ pub struct Limits {
     /// Quiescence plies in which a side threatened with a capture may
     /// answer with a quiet move instead of standing pat.
     pub threat_plies: u32,
+    /// How quiet positions are judged.
+    pub eval: Evaluation,
+    /// An iteration cut short by the node limit still counts when a root
+    /// move it finished beats the move it started with: the nodes spent on
+    /// it are not thrown away. (Off where replies are pinned.)
+    pub keep_partial: bool,
+}
+
+impl Limits {
+    /// The same budget judged by `eval`: the classic evaluation as every
+    /// level played before the learned one came (an unfinished iteration
+    /// thrown away), the learned one as `fort` plays it (kept).
+    pub const fn judged_by(self, eval: Evaluation) -> Limits {
+        Limits { eval, keep_partial: matches!(eval, Evaluation::Learned), ..self }
+    }
 }
 
 /// What the search found.
@@ -160,6 +175,7 @@ pub struct Searcher<G: Geometry = Ten> {
     history: Vec<u32>,
     root_counters: DrawCounters,
     threat_plies: u32,
+    eval: Evaluation,
     /// Plies without progress after which the rules draw (never: `u32::MAX`).
     draw_plies: u32,
     /// The rules draw a third repetition: the search counts a second one as
@@ -186,6 +202,7 @@ impl<G: Geometry> Searcher<G> {
             history: vec![0; squares * squares],
             root_counters: DrawCounters::default(),
             threat_plies: limits.threat_plies,
+            eval: limits.eval,
             draw_plies: u32::MAX,
             repetition: false,
             path: [0; MAX_PLY],
@@ -220,9 +237,15 @@ impl<G: Geometry> Searcher<G> {
             SearchResult { best_moves: vec![root_moves[0]], score: 0, depth: 0, nodes: 0, pv: vec![root_moves[0]] };
         let mut order: Vec<Move<G>> = root_moves.to_vec();
         for depth in 1..=limits.depth.max(1) {
-            let Some((mut scored, best_score)) = self.root(pos, key, &order, depth as i32, limits.tie_margin) else {
+            let (mut scored, best_score) = self.root(pos, key, &order, depth as i32, limits.tie_margin);
+            if self.aborted {
+                if limits.keep_partial {
+                    if let Some(better) = better_in_unfinished(&scored, limits.tie_margin) {
+                        result = SearchResult { best_moves: vec![better.0], score: better.1, ..result };
+                    }
+                }
                 break;
-            };
+            }
             // Keep legal-move order among the equals (so the seeded draw
             // does not depend on ordering heuristics), best first for the
             // next iteration.
@@ -254,6 +277,7 @@ impl<G: Geometry> Searcher<G> {
 
     /// One iteration at the root. Every move gets a score that is exact when
     /// it lies within the tie margin of the best, so equal moves are known.
+    /// When the node limit cuts it short, the moves finished before.
     fn root(
         &mut self,
         pos: &Position<G>,
@@ -261,7 +285,7 @@ impl<G: Geometry> Searcher<G> {
         moves: &[Move<G>],
         depth: i32,
         margin: i32,
-    ) -> Option<(Vec<(Move<G>, i32)>, i32)> {
+    ) -> (Vec<(Move<G>, i32)>, i32) {
         let root = Node { pos: *pos, ply: 0, king_only: self.root_counters.king_only_plies };
         let mut best = -INFINITY;
         let mut scored = Vec::with_capacity(moves.len());
@@ -283,12 +307,12 @@ impl<G: Geometry> Searcher<G> {
                 }
             };
             if self.aborted {
-                return None;
+                break;
             }
             scored.push((*mv, score));
             best = best.max(score);
         }
-        Some((scored, best))
+        (scored, best)
     }
 
     /// The score of `node` searched `depth` plies deep, from the side to
@@ -434,12 +458,12 @@ impl<G: Geometry> Searcher<G> {
             return score;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos, king_only);
+            return evaluate_with(self.eval, pos, king_only);
         }
         let mut best = -INFINITY;
         let mut quiet_too = false;
         if !forced {
-            let stand_pat = evaluate(pos, king_only);
+            let stand_pat = evaluate_with(self.eval, pos, king_only);
             // Threatened, standing pat is only a guess: trust it when it is
             // already good enough, otherwise look for a defence. (The threat
             // is looked for last: it costs more than the evaluation.)
@@ -566,6 +590,23 @@ impl<G: Geometry> Searcher<G> {
 
 /// Ordering scores beside a move list, on the stack like it.
 type Scores = smallvec::SmallVec<[u32; 128]>;
+
+/// In an iteration the node limit cut short, the finished root move that
+/// beats the first one (the previous iteration's best), with its score:
+/// searched with the null window above the best so far and again when it
+/// beat it, its score is exact. Only without a tie margin: with one, the
+/// moves within it of the best would not all be known.
+fn better_in_unfinished<G: Geometry>(scored: &[(Move<G>, i32)], tie_margin: i32) -> Option<(Move<G>, i32)> {
+    let &(_, first) = scored.first()?;
+    if tie_margin != 0 {
+        return None;
+    }
+    // The first of the highest, in search order.
+    scored.iter().copied().filter(|(_, v)| *v > first).fold(None, |best: Option<(Move<G>, i32)>, (m, v)| match best {
+        Some((_, b)) if b >= v => best,
+        _ => Some((m, v)),
+    })
+}
 
 /// The history table's slot of a move.
 #[inline]

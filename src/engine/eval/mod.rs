@@ -1,9 +1,45 @@
 //! Static evaluation: how good a position looks for the side to move, in
-//! hundredths of a man. Every weight is named here and nowhere else.
+//! hundredths of a man. Two judges share the terms below: the classic one,
+//! whose weights are named here, and the learned one (`patterns`), whose
+//! weights were fitted on self-play games.
+
+pub mod patterns;
 
 use super::bitboard::{single_bits, Direction};
 use super::geometry::{Geometry, Word};
 use super::{Color, Position};
+
+/// Which evaluation a search uses.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum Evaluation {
+    /// The hand-set weights below: material, kings and placement.
+    #[default]
+    Classic,
+    /// The weights fitted by `dames tune` (the terms below plus patterns of
+    /// men in 16 regions of the board), for international draughts; other
+    /// rule sets fall back to the classic weights.
+    Learned,
+}
+
+impl Evaluation {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Evaluation::Classic => "classic",
+            Evaluation::Learned => "learned",
+        }
+    }
+}
+
+impl std::str::FromStr for Evaluation {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Evaluation, String> {
+        match s {
+            "classic" => Ok(Evaluation::Classic),
+            "learned" => Ok(Evaluation::Learned),
+            _ => Err(format!("unknown evaluation {s:?} (classic or learned)")),
+        }
+    }
+}
 
 /// A man on the board.
 pub const MAN: i32 = 100;
@@ -38,16 +74,54 @@ pub const SHUFFLE_PENALTY: i32 = 2;
 /// 40 on 10×10), the back guard no longer matters.
 const GUARD_MIN_SHARE: (u32, u32) = (2, 5);
 
-/// The score of `pos` for the side to move. `king_only_plies` is the
-/// no-progress count (25 moves each in international draughts), which makes
-/// a won position worth less the longer
+/// The terms both evaluations weigh, one count per side: see [`Terms`].
+pub const TERMS: usize = 10;
+
+/// One side's counts of what the evaluation weighs, in this order: men,
+/// kings, rows the men advanced, men in the centre, men guarding the back
+/// row (while enough pieces remain), supported men, runaways one row and two
+/// rows from the crown, king mobility (squares the kings can move to), and
+/// the move (1 for the side to move).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Terms(pub [i32; TERMS]);
+
+impl Terms {
+    /// White's counts less Black's.
+    pub fn difference<G: Geometry>(pos: &Position<G>) -> Terms {
+        let guard_counts = guard_counts(pos);
+        let white = side_terms(pos, Color::White, guard_counts).0;
+        let black = side_terms(pos, Color::Black, guard_counts).0;
+        Terms(std::array::from_fn(|i| white[i] - black[i]))
+    }
+
+    /// The weighted sum.
+    #[inline]
+    pub fn weigh(&self, weights: &[i32; TERMS]) -> i32 {
+        self.0.iter().zip(weights).map(|(t, w)| t * w).sum()
+    }
+}
+
+/// The classic weights of the terms, with flying or short kings.
+pub const fn classic_weights(flying: bool) -> [i32; TERMS] {
+    let king = if flying { KING } else { SHORT_KING };
+    [MAN, king, ADVANCE_PER_ROW, CENTRE, BACK_GUARD, SUPPORTED, RUNAWAY[1], RUNAWAY[2], KING_MOBILITY, 0]
+}
+
+/// The score of `pos` for the side to move, by the classic weights.
+/// `king_only_plies` is the no-progress count (25 moves each in
+/// international draughts), which makes a won position worth less the longer
 /// it shuffles.
 pub fn evaluate<G: Geometry>(pos: &Position<G>, king_only_plies: u32) -> i32 {
-    let guard_counts =
-        pos.occupied().count() >= pos.rules.men_per_side() as u32 * 2 * GUARD_MIN_SHARE.0 / GUARD_MIN_SHARE.1;
-    let white = side_score(pos, Color::White, guard_counts);
-    let black = side_score(pos, Color::Black, guard_counts);
-    let mut score = white - black;
+    evaluate_with(Evaluation::Classic, pos, king_only_plies)
+}
+
+/// The score of `pos` for the side to move, by `evaluation`.
+#[inline]
+pub fn evaluate_with<G: Geometry>(evaluation: Evaluation, pos: &Position<G>, king_only_plies: u32) -> i32 {
+    let mut score = match evaluation {
+        Evaluation::Learned if patterns::applies(pos) => patterns::white_score(pos),
+        _ => Terms::difference(pos).weigh(&classic_weights(pos.rules.flying())),
+    };
     score = scale_drawish(pos, score);
     if score != 0 {
         let penalty = (SHUFFLE_PENALTY * king_only_plies as i32).min(score.abs() / 2);
@@ -59,34 +133,39 @@ pub fn evaluate<G: Geometry>(pos: &Position<G>, king_only_plies: u32) -> i32 {
     }
 }
 
-/// One side's score; `guard_counts`: enough pieces remain for the back
+/// Whether enough pieces remain for the back guard to matter.
+fn guard_counts<G: Geometry>(pos: &Position<G>) -> bool {
+    pos.occupied().count() >= pos.rules.men_per_side() as u32 * 2 * GUARD_MIN_SHARE.0 / GUARD_MIN_SHARE.1
+}
+
+/// One side's [`Terms`]; `guard_counts`: enough pieces remain for the back
 /// guard to matter.
-fn side_score<G: Geometry>(pos: &Position<G>, color: Color, guard_counts: bool) -> i32 {
+fn side_terms<G: Geometry>(pos: &Position<G>, color: Color, guard_counts: bool) -> Terms {
     let men = pos.men(color).0;
     let kings = pos.kings_of(color).0;
     let own = pos.pieces(color).0;
     let empty = pos.empty().0;
     let flying = pos.rules.flying();
-    let king_value = if flying { KING } else { SHORT_KING };
-    let mut score = men.count_ones() as i32 * MAN + kings.count_ones() as i32 * king_value;
+    let mut terms = [0; TERMS];
+    terms[0] = men.count_ones() as i32;
+    terms[1] = kings.count_ones() as i32;
     let last_row = G::SIZE as usize - 1;
 
     // Rows advanced, counted from the man's own back row: the sum of the
     // men's row numbers, read bit by bit from the row-number masks.
     let row_sum: i32 =
         G::ROW_NUMBER_BITS.iter().enumerate().map(|(k, mask)| ((men & *mask).count_ones() as i32) << k).sum();
-    let advanced = match color {
+    terms[2] = match color {
         Color::White => last_row as i32 * men.count_ones() as i32 - row_sum,
         Color::Black => row_sum,
     };
-    score += advanced * ADVANCE_PER_ROW;
-    score += (men & G::CENTRE).count_ones() as i32 * CENTRE;
+    terms[3] = (men & G::CENTRE).count_ones() as i32;
     if guard_counts {
         let guard = match color {
             Color::White => G::WHITE_GUARD,
             Color::Black => G::BLACK_GUARD,
         };
-        score += (men & guard).count_ones() as i32 * BACK_GUARD;
+        terms[4] = (men & guard).count_ones() as i32;
     }
     // Supported: the two squares behind are own pieces or off the board.
     let (back_left, back_right) = match color {
@@ -99,7 +178,7 @@ fn side_score<G: Geometry>(pos: &Position<G>, color: Color, guard_counts: bool) 
     };
     let covered_left = back_left.opposite().shift::<G>(own) | G::LEFT_EDGE | home_row;
     let covered_right = back_right.opposite().shift::<G>(own) | G::RIGHT_EDGE | home_row;
-    score += (men & covered_left & covered_right).count_ones() as i32 * SUPPORTED;
+    terms[5] = (men & covered_left & covered_right).count_ones() as i32;
 
     // Runaways: one or two rows from the crown with a free square ahead.
     let [ahead_a, ahead_b] = match color {
@@ -107,12 +186,12 @@ fn side_score<G: Geometry>(pos: &Position<G>, color: Color, guard_counts: bool) 
         Color::Black => [Direction::SouthWest, Direction::SouthEast],
     };
     let free_ahead = ahead_a.opposite().shift::<G>(empty) | ahead_b.opposite().shift::<G>(empty);
-    for (rows_left, bonus) in RUNAWAY.iter().enumerate().skip(1) {
+    for rows_left in 1..=2 {
         let row = match color {
             Color::White => rows_left,
             Color::Black => last_row - rows_left,
         };
-        score += (men & G::ROWS[row] & free_ahead).count_ones() as i32 * bonus;
+        terms[5 + rows_left] = (men & G::ROWS[row] & free_ahead).count_ones() as i32;
     }
 
     // King mobility.
@@ -120,7 +199,7 @@ fn side_score<G: Geometry>(pos: &Position<G>, color: Color, guard_counts: bool) 
         for d in Direction::ALL {
             let mut sq = d.shift::<G>(king);
             while sq & empty != G::Word::ZERO {
-                score += KING_MOBILITY;
+                terms[8] += 1;
                 if !flying {
                     break;
                 }
@@ -128,7 +207,8 @@ fn side_score<G: Geometry>(pos: &Position<G>, color: Color, guard_counts: bool) 
             }
         }
     }
-    score
+    terms[9] = (pos.turn() == color) as i32;
+    Terms(terms)
 }
 
 /// Kings-only endings with a small edge are draws in practice (with flying

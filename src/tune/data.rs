@@ -1,0 +1,200 @@
+//! Training positions for the learned evaluation: self-play games of
+//! international draughts, their quiet positions labelled by how the game
+//! ended, and the binary file that holds them.
+
+use crate::engine::bot;
+use crate::engine::eval::Evaluation;
+use crate::engine::search::{DrawCounters, Limits, Searcher};
+use crate::engine::{Bitboard, Color, Game, Outcome, Position, Setup};
+use rand_core::RngCore;
+use rand_pcg::Pcg32;
+use std::io::{self, Read, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// What a positions file starts with; the number is its format's version.
+const MAGIC: &[u8; 8] = b"DAMESPS1";
+/// One record: the game's number (u32), White's, Black's and the kings'
+/// bits (u64 each, the 10×10 layout), the side to move (0 White, 1 Black)
+/// and the result (0 Black won, 1 draw, 2 White won), little-endian.
+const RECORD_BYTES: usize = 4 + 3 * 8 + 2;
+
+/// A quiet position of a self-play game and how that game ended.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct Sample {
+    pub game: u32,
+    pub position: Position,
+    /// White's result: 1 a win, ½ a draw, 0 a loss.
+    pub white_result: f32,
+}
+
+/// How the games are played.
+#[derive(Clone, Copy, Debug)]
+pub struct SelfPlay {
+    pub games: u32,
+    pub seed: u64,
+    /// Each move's search budget.
+    pub nodes: u64,
+    pub threads: usize,
+}
+
+/// Plies played at random from the start: at least this many…
+const RANDOM_PLIES_MIN: u64 = 4;
+/// …and up to this many more, so the games spread over many openings.
+const RANDOM_PLIES_SPREAD: u64 = 5;
+
+impl SelfPlay {
+    /// Plays the games on `threads` threads and returns their samples in
+    /// game order: the same whatever the number of threads.
+    pub fn run(&self, progress: &mut dyn Write) -> Vec<Sample> {
+        let next = AtomicUsize::new(0);
+        let finished: Mutex<Vec<Option<Vec<Sample>>>> = Mutex::new(vec![None; self.games as usize]);
+        let done = AtomicUsize::new(0);
+        std::thread::scope(|scope| {
+            for _ in 0..self.threads.max(1) {
+                scope.spawn(|| loop {
+                    let g = next.fetch_add(1, Ordering::Relaxed);
+                    if g >= self.games as usize {
+                        break;
+                    }
+                    let samples = self.game(g as u32);
+                    finished.lock().unwrap_or_else(|e| e.into_inner())[g] = Some(samples);
+                    done.fetch_add(1, Ordering::Relaxed);
+                });
+            }
+            // The workers write nothing: the report comes from here.
+            let mut reported = 0;
+            while reported < self.games as usize {
+                std::thread::sleep(std::time::Duration::from_millis(200));
+                let now = done.load(Ordering::Relaxed);
+                if now / 500 > reported / 500 {
+                    let _ = writeln!(progress, "{now} of {} games played", self.games);
+                }
+                reported = now;
+            }
+        });
+        finished.into_inner().unwrap_or_else(|e| e.into_inner()).into_iter().flatten().flatten().collect()
+    }
+
+    /// Game `g`: random opening plies, then both sides searching with the
+    /// classic evaluation. Keeps the positions after the random plies where
+    /// neither side can capture (the evaluation is only asked about quiet
+    /// positions).
+    fn game(&self, g: u32) -> Vec<Sample> {
+        let game_seed = self.seed ^ (g as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let mut rng = Pcg32::new(game_seed, 0xa02b_dbf7_bb3c_0a7);
+        let random_plies = RANDOM_PLIES_MIN + rng.next_u32() as u64 % RANDOM_PLIES_SPREAD;
+        let limits = Limits {
+            depth: 64,
+            nodes: self.nodes,
+            tie_margin: 0,
+            table_bits: 16,
+            threat_plies: 2,
+            eval: Evaluation::Classic,
+            keep_partial: false,
+        };
+        let mut game = Game::new(Position::start());
+        let mut quiet = Vec::new();
+        while !game.is_over() {
+            let ply = game.moves().len() as u64;
+            let mv = if ply < random_plies {
+                let moves = game.legal_moves();
+                moves[rng.next_u32() as usize % moves.len()]
+            } else {
+                let pos = *game.position();
+                if !pos.can_capture() && !pos.with_turn(!pos.turn()).can_capture() {
+                    quiet.push(pos);
+                }
+                let result = Searcher::new(&limits)
+                    .with_game_history(&game)
+                    .search(game.position(), DrawCounters::of(&game), &limits)
+                    .expect("a game not over has a move");
+                bot::choose(&result, game_seed, ply as usize)
+            };
+            game.play(&mv).expect("legal");
+        }
+        let white_result = match game.outcome().expect("over") {
+            Outcome::Win { winner: Color::White, .. } => 1.0,
+            Outcome::Win { .. } => 0.0,
+            Outcome::Draw(_) => 0.5,
+        };
+        quiet.into_iter().map(|position| Sample { game: g, position, white_result }).collect()
+    }
+}
+
+/// Writes `samples` in the positions file format.
+pub fn write_samples(samples: &[Sample], out: &mut dyn Write) -> io::Result<()> {
+    out.write_all(MAGIC)?;
+    for s in samples {
+        let mut record = [0u8; RECORD_BYTES];
+        record[0..4].copy_from_slice(&s.game.to_le_bytes());
+        let setup = s.position.to_setup();
+        record[4..12].copy_from_slice(&setup.white.bits().to_le_bytes());
+        record[12..20].copy_from_slice(&setup.black.bits().to_le_bytes());
+        record[20..28].copy_from_slice(&setup.kings.bits().to_le_bytes());
+        record[28] = (s.position.turn() == Color::Black) as u8;
+        record[29] = (s.white_result * 2.0).round() as u8;
+        out.write_all(&record)?;
+    }
+    Ok(())
+}
+
+/// Reads a positions file, checking every record.
+pub fn read_samples(input: &mut dyn Read) -> Result<Vec<Sample>, String> {
+    let mut bytes = Vec::new();
+    input.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+    let body = bytes.strip_prefix(MAGIC.as_slice()).ok_or("not a positions file (no DAMESPS1 header)")?;
+    if body.len() % RECORD_BYTES != 0 {
+        return Err(format!("positions file cut short ({} bytes after the header)", body.len()));
+    }
+    body.chunks(RECORD_BYTES)
+        .enumerate()
+        .map(|(i, r)| {
+            let word = |at: usize| u64::from_le_bytes(r[at..at + 8].try_into().expect("8 bytes"));
+            let board = |at: usize| Bitboard::from_bits(word(at)).ok_or(format!("record {i}: bits off the board"));
+            let turn = match r[28] {
+                0 => Color::White,
+                1 => Color::Black,
+                other => return Err(format!("record {i}: side to move {other}")),
+            };
+            let setup = Setup { white: board(4)?, black: board(12)?, kings: board(20)?, turn: Some(turn) };
+            let position = Position::from_setup(setup).map_err(|e| format!("record {i}: {e}"))?;
+            if r[29] > 2 {
+                return Err(format!("record {i}: result {}", r[29]));
+            }
+            let game = u32::from_le_bytes(r[0..4].try_into().expect("4 bytes"));
+            Ok(Sample { game, position, white_result: r[29] as f32 / 2.0 })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_give_quiet_labelled_positions_whatever_the_threads() {
+        let one = SelfPlay { games: 3, seed: 5, nodes: 2_000, threads: 1 }.run(&mut io::sink());
+        let two = SelfPlay { games: 3, seed: 5, nodes: 2_000, threads: 2 }.run(&mut io::sink());
+        assert_eq!(one, two);
+        assert!(one.len() > 30, "{} samples", one.len());
+        for s in &one {
+            assert!(!s.position.can_capture() && !s.position.with_turn(!s.position.turn()).can_capture());
+            assert!([0.0, 0.5, 1.0].contains(&s.white_result));
+        }
+        assert_eq!(one.iter().map(|s| s.game).max(), Some(2));
+    }
+
+    #[test]
+    fn the_file_round_trips_and_bad_files_are_refused() {
+        let samples = SelfPlay { games: 1, seed: 9, nodes: 1_000, threads: 1 }.run(&mut io::sink());
+        let mut bytes = Vec::new();
+        write_samples(&samples, &mut bytes).unwrap();
+        assert_eq!(read_samples(&mut bytes.as_slice()).unwrap(), samples);
+        assert!(read_samples(&mut &bytes[..bytes.len() - 1]).unwrap_err().contains("cut short"));
+        assert!(read_samples(&mut &b"DAMESPOS"[..]).unwrap_err().contains("header"));
+        let mut bad = bytes.clone();
+        bad[MAGIC.len() + 28] = 7;
+        assert!(read_samples(&mut bad.as_slice()).unwrap_err().contains("side to move"));
+    }
+}
