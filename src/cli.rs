@@ -26,7 +26,8 @@ pub const USAGE: &str = "usage: dames [serve]
        dames selfplay --white LEVEL --black LEVEL --games N [--seed S] [--rules SPEC]
                       [--white-eval E] [--black-eval E] [--nodes N] [--white-nodes N]
                       [--black-nodes N] [--threads T]
-       dames tune generate|fit ... (dames tune for its options)
+       dames tune generate --games N --out FILE [--seed S] [--nodes N] [--threads T]
+       dames tune fit --data FILE... --out FILE [--epochs E] [--rate R] [--pattern-rate P] [--l2 L]
        dames bench <file.pdn>... [--positions N]
        dames agreement <file.pdn>... [--positions N] [--level LEVEL] [--eval E] [--nodes N]
        dames bench-server
@@ -34,9 +35,9 @@ pub const USAGE: &str = "usage: dames [serve]
        dames loadtest URL --players N --seconds S [--think-ms T] [--level LEVEL] [--server-pid PID]...
 LEVEL: debutant, intermediaire, fort, or a step of the electronic board's
       ladder, 1 (a beginner's opponent) to 8 (the strongest)
-E: the evaluation, classic (material, kings, placement: every level but
-      fort and 8) or learned (fort and 8; other rule sets than
-      international fall back to classic)
+E: the evaluation, classic (material, kings, placement: every level's)
+      or learned (weights fitted by dames tune, international only, with
+      unfinished iterations kept; other rule sets fall back to classic)
 SPEC: a rule set, international (the default), english, russian or brazilian,
       then optional overrides: size=8|10|12, rows=N, first=white|black,
       men_back=0|1, flying=0|1, mandatory=0|1, majority=0|1,
@@ -729,11 +730,47 @@ mod tests {
             &["frobnicate"],
             &["replay"],
             &["replay", "/nonexistent/file.pdn"],
+            &["bestmove", "start", "--eval", "neural"],
+            &["selfplay", "--white", "1", "--black", "1", "--games", "2", "--white-eval", "x"],
+            &["selfplay", "--white", "1", "--black", "1", "--games", "2", "--threads", "0"],
+            &["selfplay", "--white", "1", "--black", "1", "--games", "2", "--black-nodes", "0"],
+            &["tune"],
+            &["tune", "learn"],
+            &["tune", "fit", "--out", "/tmp/x"],
+            &["tune", "fit", "--data", "/nonexistent", "--out", "/tmp/x"],
+            &["tune", "generate", "--games", "0", "--out", "/tmp/x"],
+            &["agreement"],
         ] {
             let (code, out, err) = call(args);
             assert_eq!(code, Some(2), "{args:?}");
             assert!(out.is_empty(), "{args:?}");
             assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn selfplay_reports_each_game_and_the_score_with_its_interval() {
+        let args =
+            ["selfplay", "--white", "2", "--black", "1", "--games", "4", "--threads", "2", "--black-nodes", "500"];
+        let (code, out, _) = call(&args);
+        assert_eq!(code, Some(0));
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 5, "{out}");
+        for (i, line) in lines[..4].iter().enumerate() {
+            assert!(line.starts_with(&format!("game {} 2 as ", i + 1)), "{line}");
+        }
+        assert!(lines[4].starts_with("2 vs 1: ") && lines[4].contains("95 % interval"), "{}", lines[4]);
+        // The same games whatever the threads.
+        let (_, again, _) = call(&["selfplay", "--white", "2", "--black", "1", "--games", "4", "--black-nodes", "500"]);
+        assert_eq!(out, again);
+    }
+
+    #[test]
+    fn bestmove_takes_either_evaluation() {
+        for eval in ["classic", "learned"] {
+            let (code, out, _) = call(&["bestmove", "start", "--nodes", "20000", "--eval", eval]);
+            assert_eq!(code, Some(0));
+            assert!(out.starts_with("bestmove "), "{out}");
         }
     }
 

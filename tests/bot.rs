@@ -278,6 +278,13 @@ fn the_computers_play_is_pinned_to_its_version() {
              19x28{24} 10-15 15-19 19-23 2-7 7x14{10} 23x32{27} 14x5{9} 32-27 28-32 27-31 5x14{9} 14x21{17}",
         ),
     ];
+    // `fort`: its first two replies are random, the next four searched.
+    let game = game_from(Position::start(), 7, Level::Fort, 12);
+    assert_eq!(
+        bot_moves(&game),
+        "19-23 23-28 17x28{22} 16x27{21} 20-24 15x24{20}",
+        "fort's play changed: bump BOT_VERSION"
+    );
     for (rules, level, pinned) in eight {
         let game = game_from(Position::<Eight>::initial(rules).unwrap(), 7, level, 60);
         assert_eq!(bot_moves(&game), pinned, "{level}'s play at {rules} changed: bump BOT_VERSION");

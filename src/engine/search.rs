@@ -44,8 +44,8 @@ pub struct Limits {
 
 impl Limits {
     /// The same budget judged by `eval`: the classic evaluation as every
-    /// level played before the learned one came (an unfinished iteration
-    /// thrown away), the learned one as `fort` plays it (kept).
+    /// level plays (an unfinished iteration thrown away), the learned one
+    /// with an unfinished iteration's better move kept.
     pub const fn judged_by(self, eval: Evaluation) -> Limits {
         Limits { eval, keep_partial: matches!(eval, Evaluation::Learned), ..self }
     }
@@ -773,6 +773,47 @@ fn key_after<G: Geometry>(pos: &Position<G>, key: u64, mv: &Move<G>) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unfinished_iteration_counts_only_for_a_move_that_beats_the_first() {
+        let moves = Position::start().legal_moves();
+        let (a, b, c) = (moves[0], moves[1], moves[2]);
+        assert_eq!(better_in_unfinished::<Ten>(&[], 0), None, "the first move unfinished");
+        assert_eq!(better_in_unfinished(&[(a, 10)], 0), None);
+        assert_eq!(better_in_unfinished(&[(a, 10), (b, 10), (c, 5)], 0), None, "equal is not better");
+        assert_eq!(better_in_unfinished(&[(a, 10), (b, 30), (c, 30)], 0), Some((b, 30)), "the first of the best");
+        assert_eq!(better_in_unfinished(&[(a, 10), (b, 20), (c, 40)], 0), Some((c, 40)));
+        assert_eq!(better_in_unfinished(&[(a, 10), (b, 30)], 5), None, "not with a tie margin");
+    }
+
+    #[test]
+    fn a_search_cut_short_keeps_its_last_full_iteration_or_a_better_finished_move() {
+        // Whatever the budget, the reply is one of the legal moves and the
+        // same on a second run; kept or not, the unfinished iteration costs
+        // the same nodes (the limit is where both stop).
+        let pos = Position::from_fen("W:W27,28,32,33,37,38,39,42,43,48:B3,7,8,12,13,16,17,18,19,23").unwrap();
+        for nodes in [5_000, 50_000, 200_000] {
+            let base = Limits {
+                depth: 64,
+                nodes,
+                tie_margin: 0,
+                table_bits: 16,
+                threat_plies: 2,
+                eval: Evaluation::Classic,
+                keep_partial: false,
+            };
+            let dropped = Searcher::new(&base).search(&pos, DrawCounters::default(), &base).unwrap();
+            let kept_limits = Limits { keep_partial: true, ..base };
+            let kept = Searcher::new(&kept_limits).search(&pos, DrawCounters::default(), &kept_limits).unwrap();
+            let again = Searcher::new(&kept_limits).search(&pos, DrawCounters::default(), &kept_limits).unwrap();
+            assert_eq!(kept, again);
+            assert_eq!((kept.depth, kept.nodes), (dropped.depth, dropped.nodes));
+            assert!(pos.legal_moves().contains(&kept.best_moves[0]));
+            if kept.best_moves != dropped.best_moves {
+                assert_eq!(kept.best_moves.len(), 1, "a move kept from the unfinished iteration stands alone");
+            }
+        }
+    }
 
     #[test]
     fn incremental_keys_match_full_keys() {

@@ -234,7 +234,11 @@ mod tests {
     #[test]
     fn the_fit_never_ends_worse_than_the_classic_weights() {
         let samples = SelfPlay { games: 12, seed: 3, nodes: 2_000, threads: 2 }.run(&mut std::io::sink());
-        let fitted = fit(&samples, FitOptions { epochs: 50, rate: 1.0, pattern_rate: 1e5, regularisation: 0.0 }, &mut std::io::sink());
+        let fitted = fit(
+            &samples,
+            FitOptions { epochs: 50, rate: 1.0, pattern_rate: 1e5, regularisation: 0.0 },
+            &mut std::io::sink(),
+        );
         assert!(fitted.validation_rows > 0 && fitted.train_rows > fitted.validation_rows);
         assert!(fitted.fitted_validation <= fitted.classic_validation);
         assert!(fitted.fitted_train.is_finite());

@@ -10,13 +10,10 @@ use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
 use std::time::Instant;
 
-pub const USAGE: &str = "dames tune generate --games N --out FILE [--seed S] [--nodes N] [--threads T]
-       dames tune fit --data FILE --out FILE [--epochs E] [--rate R] [--pattern-rate P] [--l2 L]";
-
 /// Runs `dames tune …` (`args` after `tune`).
 pub fn command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
     let Some((action, rest)) = args.split_first() else {
-        return Err(UsageError(format!("tune needs generate or fit:\n{USAGE}")));
+        return Err(UsageError("tune needs generate or fit (`dames help` lists their options)".into()));
     };
     match action.as_str() {
         "generate" => generate(rest, out),
