@@ -472,7 +472,8 @@ impl Match {
                     std::thread::sleep(std::time::Duration::from_millis(50));
                 };
                 tally[verdict as usize] += 1;
-                let first_color = if i % 2 == 0 { crate::engine::Color::White } else { crate::engine::Color::Black };
+                let first_color =
+                    if i.is_multiple_of(2) { crate::engine::Color::White } else { crate::engine::Color::Black };
                 let word = ["win", "draw", "loss"][verdict as usize];
                 let outcome = game.outcome().expect("finished");
                 let plies = game.moves().len();
@@ -515,7 +516,7 @@ impl Match {
     /// even.
     fn game<G: Geometry>(&self, book: &[Game<G>], i: usize) -> (Verdict, Game<G>) {
         let mut game = book[(i / 2) % book.len()].clone();
-        let first_is_white = i % 2 == 0;
+        let first_is_white = i.is_multiple_of(2);
         while !game.is_over() {
             let white_to_move = game.turn() == crate::engine::Color::White;
             let (_, limits) = if white_to_move == first_is_white { self.players[0] } else { self.players[1] };

@@ -82,7 +82,7 @@ impl SelfPlay {
     /// positions).
     fn game(&self, g: u32) -> Vec<Sample> {
         let game_seed = self.seed ^ (g as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let mut rng = Pcg32::new(game_seed, 0xa02b_dbf7_bb3c_0a7);
+        let mut rng = Pcg32::new(game_seed, 0x0a02_bdbf_7bb3_c0a7);
         let random_plies = RANDOM_PLIES_MIN + rng.next_u32() as u64 % RANDOM_PLIES_SPREAD;
         let limits = Limits {
             depth: 64,

@@ -126,7 +126,7 @@ pub fn fit(samples: &[Sample], options: FitOptions, log: &mut dyn Write) -> Fitt
     let rows: Vec<Row> = samples.iter().map(Row::of).collect();
     let (mut validation, mut train) = (Vec::new(), Vec::new());
     for (row, sample) in rows.iter().zip(samples) {
-        if sample.game % 10 == 0 {
+        if sample.game.is_multiple_of(10) {
             validation.push(row);
         } else {
             train.push(row);
