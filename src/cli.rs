@@ -249,6 +249,21 @@ pub(crate) fn number<T: std::str::FromStr>(name: &str, value: &str) -> Result<T,
     value.parse().map_err(|_| UsageError(format!("--{name} takes a number, not {value:?}")))
 }
 
+/// The value of `--name` among named options (the last one given).
+pub(crate) fn value<'a>(named: &[(&str, &'a str)], name: &str) -> Option<&'a str> {
+    named.iter().rev().find(|(k, _)| *k == name).map(|(_, v)| *v)
+}
+
+/// The value of `--name`, which must be given.
+pub(crate) fn required<'a>(named: &[(&str, &'a str)], name: &str) -> Result<&'a str, UsageError> {
+    value(named, name).ok_or_else(|| UsageError(format!("--{name} is required")))
+}
+
+/// The number given as `--name`, or `default`.
+pub(crate) fn number_or<T: std::str::FromStr>(named: &[(&str, &str)], name: &str, default: T) -> Result<T, UsageError> {
+    value(named, name).map_or(Ok(default), |v| number(name, v))
+}
+
 fn bestmove_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
     let (positional, named) = options(args, &["level", "depth", "nodes", "eval", "seed", "rules"])?;
     let [fen] = positional[..] else {
@@ -279,7 +294,7 @@ fn bestmove_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
             _ => {}
         }
     }
-    if let Some((_, eval)) = named.iter().rev().find(|(k, _)| *k == "eval") {
+    if let Some(eval) = value(&named, "eval") {
         limits = limits.judged_by(eval.parse()?);
     }
     match pos {
@@ -390,25 +405,24 @@ fn selfplay_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
     if !positional.is_empty() {
         return Err(UsageError(format!("unexpected argument {:?}", positional[0])));
     }
-    let get = |n: &str| named.iter().rev().find(|(k, _)| *k == n).map(|(_, v)| *v);
-    let first: Level = get("white").ok_or_else(|| UsageError("--white is required".into()))?.parse()?;
-    let second: Level = get("black").ok_or_else(|| UsageError("--black is required".into()))?.parse()?;
-    let games: u32 = number("games", get("games").ok_or_else(|| UsageError("--games is required".into()))?)?;
+    let first: Level = required(&named, "white")?.parse()?;
+    let second: Level = required(&named, "black")?.parse()?;
+    let games: u32 = number("games", required(&named, "games")?)?;
     if !(1..=10_000).contains(&games) {
         return Err(UsageError("--games must be from 1 to 10000".into()));
     }
-    let seed: u64 = get("seed").map(|s| number("seed", s)).transpose()?.unwrap_or(1);
-    let threads: usize = get("threads").map(|s| number("threads", s)).transpose()?.unwrap_or(1);
+    let seed: u64 = number_or(&named, "seed", 1)?;
+    let threads: usize = number_or(&named, "threads", 1)?;
     if !(1..=64).contains(&threads) {
         return Err(UsageError("--threads must be from 1 to 64".into()));
     }
     // Each player's evaluation and node budget, when not its level's.
     let budget = |level: Level, side: &str| -> Result<Limits, UsageError> {
         let mut limits = level.limits();
-        if let Some(eval) = get(&format!("{side}-eval")) {
+        if let Some(eval) = value(&named, &format!("{side}-eval")) {
             limits = limits.judged_by(eval.parse()?);
         }
-        if let Some(nodes) = get(&format!("{side}-nodes")).or(get("nodes")) {
+        if let Some(nodes) = value(&named, &format!("{side}-nodes")).or(value(&named, "nodes")) {
             let nodes: u64 = number("nodes", nodes)?;
             if nodes == 0 {
                 return Err(UsageError("--nodes must be at least 1".into()));
@@ -424,6 +438,44 @@ fn selfplay_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
         AnyPosition::Ten(p) => match_.play(p, out),
         AnyPosition::Twelve(p) => match_.play(p, out),
     }
+}
+
+/// Runs `work(0)` … `work(count - 1)` on `threads` threads and hands each
+/// result to `each` on the calling thread, in index order, as soon as it
+/// and the ones before it are done (so reports come in order whatever the
+/// threads). An error from `each` stops the work: the threads finish the
+/// item they hold and take no other.
+pub(crate) fn in_order<R: Send>(
+    count: usize,
+    threads: usize,
+    work: impl Fn(usize) -> R + Sync,
+    mut each: impl FnMut(usize, R) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::scope(|scope| {
+        for _ in 0..threads.clamp(1, count.max(1)) {
+            let (send, next, work) = (send.clone(), &next, &work);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= count || send.send((i, work(i))).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(send);
+        let mut early = std::collections::BTreeMap::new();
+        let mut due = 0;
+        for (i, result) in receive {
+            early.insert(i, result);
+            while let Some(result) = early.remove(&due) {
+                each(due, result)?;
+                due += 1;
+            }
+        }
+        Ok(())
+    })
 }
 
 /// A selfplay match: `games` games from varied openings, each player
@@ -446,31 +498,13 @@ enum Verdict {
 
 impl Match {
     fn play<G: Geometry>(&self, start: Position<G>, out: &mut dyn Write) -> Result<i32, UsageError> {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        use std::sync::Mutex;
         let book = openings(start, self.seed);
-        let next = AtomicUsize::new(0);
-        let finished: Mutex<Vec<Option<(Verdict, Game<G>)>>> = Mutex::new(vec![None; self.games as usize]);
         let mut tally = [0u32; 3];
-        std::thread::scope(|scope| -> Result<(), UsageError> {
-            for _ in 0..self.threads {
-                scope.spawn(|| loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= self.games as usize {
-                        break;
-                    }
-                    let played = self.game(&book, i);
-                    finished.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(played);
-                });
-            }
-            // Games are reported in order, as soon as the earlier ones are.
-            for i in 0..self.games as usize {
-                let (verdict, game) = loop {
-                    if let Some(done) = finished.lock().unwrap_or_else(|e| e.into_inner())[i].take() {
-                        break done;
-                    }
-                    std::thread::sleep(std::time::Duration::from_millis(50));
-                };
+        in_order(
+            self.games as usize,
+            self.threads,
+            |i| self.game(&book, i),
+            |i, (verdict, game)| {
                 tally[verdict as usize] += 1;
                 let first_color =
                     if i.is_multiple_of(2) { crate::engine::Color::White } else { crate::engine::Color::Black };
@@ -482,10 +516,9 @@ impl Match {
                     "game {} {} as {first_color}: {word} in {plies} plies ({outcome})",
                     i + 1,
                     self.players[0].0
-                )?;
-            }
-            Ok(())
-        })?;
+                )
+            },
+        )?;
         let [wins, draws, losses] = tally;
         let n = self.games as f64;
         let score = (wins as f64 + draws as f64 / 2.0) / n;
@@ -576,14 +609,13 @@ fn agreement_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageE
     if files.is_empty() {
         return Err(UsageError("agreement takes PDN files to draw positions from".into()));
     }
-    let get = |n: &str| named.iter().rev().find(|(k, _)| *k == n).map(|(_, v)| *v);
-    let wanted: usize = get("positions").map(|v| number("positions", v)).transpose()?.unwrap_or(300);
-    let level: Level = get("level").unwrap_or("fort").parse()?;
+    let wanted: usize = number_or(&named, "positions", 300)?;
+    let level: Level = value(&named, "level").unwrap_or("fort").parse()?;
     let mut limits = level.limits();
-    if let Some(eval) = get("eval") {
+    if let Some(eval) = value(&named, "eval") {
         limits = limits.judged_by(eval.parse()?);
     }
-    if let Some(nodes) = get("nodes") {
+    if let Some(nodes) = value(&named, "nodes") {
         limits = Limits { nodes: number("nodes", nodes)?, ..limits };
     }
     let choices: Vec<_> =

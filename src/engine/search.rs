@@ -602,10 +602,7 @@ fn better_in_unfinished<G: Geometry>(scored: &[(Move<G>, i32)], tie_margin: i32)
         return None;
     }
     // The first of the highest, in search order.
-    scored.iter().copied().filter(|(_, v)| *v > first).fold(None, |best: Option<(Move<G>, i32)>, (m, v)| match best {
-        Some((_, b)) if b >= v => best,
-        _ => Some((m, v)),
-    })
+    scored.iter().copied().filter(|(_, v)| *v > first).reduce(|best, next| if next.1 > best.1 { next } else { best })
 }
 
 /// The history table's slot of a move.

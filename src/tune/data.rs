@@ -2,6 +2,7 @@
 //! international draughts, their quiet positions labelled by how the game
 //! ended, and the binary file that holds them.
 
+use crate::cli::in_order;
 use crate::engine::bot;
 use crate::engine::eval::Evaluation;
 use crate::engine::search::{DrawCounters, Limits, Searcher};
@@ -9,8 +10,6 @@ use crate::engine::{Bitboard, Color, Game, Outcome, Position, Setup};
 use rand_core::RngCore;
 use rand_pcg::Pcg32;
 use std::io::{self, Read, Write};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 /// What a positions file starts with; the number is its format's version.
 const MAGIC: &[u8; 8] = b"DAMESPS1";
@@ -47,33 +46,22 @@ impl SelfPlay {
     /// Plays the games on `threads` threads and returns their samples in
     /// game order: the same whatever the number of threads.
     pub fn run(&self, progress: &mut dyn Write) -> Vec<Sample> {
-        let next = AtomicUsize::new(0);
-        let finished: Mutex<Vec<Option<Vec<Sample>>>> = Mutex::new(vec![None; self.games as usize]);
-        let done = AtomicUsize::new(0);
-        std::thread::scope(|scope| {
-            for _ in 0..self.threads.max(1) {
-                scope.spawn(|| loop {
-                    let g = next.fetch_add(1, Ordering::Relaxed);
-                    if g >= self.games as usize {
-                        break;
-                    }
-                    let samples = self.game(g as u32);
-                    finished.lock().unwrap_or_else(|e| e.into_inner())[g] = Some(samples);
-                    done.fetch_add(1, Ordering::Relaxed);
-                });
-            }
-            // The workers write nothing: the report comes from here.
-            let mut reported = 0;
-            while reported < self.games as usize {
-                std::thread::sleep(std::time::Duration::from_millis(200));
-                let now = done.load(Ordering::Relaxed);
-                if now / 500 > reported / 500 {
-                    let _ = writeln!(progress, "{now} of {} games played", self.games);
+        let mut samples = Vec::new();
+        let played = in_order(
+            self.games as usize,
+            self.threads,
+            |g| self.game(g as u32),
+            |g, game| {
+                samples.extend(game);
+                if (g + 1).is_multiple_of(500) {
+                    // A report that cannot be written stops nothing.
+                    let _ = writeln!(progress, "{} of {} games played", g + 1, self.games);
                 }
-                reported = now;
-            }
-        });
-        finished.into_inner().unwrap_or_else(|e| e.into_inner()).into_iter().flatten().flatten().collect()
+                Ok(())
+            },
+        );
+        played.expect("nothing stops the games");
+        samples
     }
 
     /// Game `g`: random opening plies, then both sides searching with the

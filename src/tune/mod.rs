@@ -5,7 +5,7 @@
 pub mod data;
 pub mod fit;
 
-use crate::cli::{number, options, UsageError};
+use crate::cli::{number, number_or, options, required, UsageError};
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
 use std::time::Instant;
@@ -27,14 +27,13 @@ fn generate(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
     if let Some(extra) = positional.first() {
         return Err(UsageError(format!("unexpected argument {extra:?}")));
     }
-    let get = |n: &str| named.iter().rev().find(|(k, _)| *k == n).map(|(_, v)| *v);
-    let games: u32 = number("games", get("games").ok_or_else(|| UsageError("--games is required".into()))?)?;
-    let path = get("out").ok_or_else(|| UsageError("--out is required".into()))?;
+    let games: u32 = number("games", required(&named, "games")?)?;
+    let path = required(&named, "out")?;
     let selfplay = data::SelfPlay {
         games,
-        seed: get("seed").map(|s| number("seed", s)).transpose()?.unwrap_or(1),
-        nodes: get("nodes").map(|s| number("nodes", s)).transpose()?.unwrap_or(20_000),
-        threads: get("threads").map(|s| number("threads", s)).transpose()?.unwrap_or(1),
+        seed: number_or(&named, "seed", 1)?,
+        nodes: number_or(&named, "nodes", 20_000)?,
+        threads: number_or(&named, "threads", 1)?,
     };
     if !(1..=1_000_000).contains(&games) || selfplay.nodes == 0 || !(1..=64).contains(&selfplay.threads) {
         return Err(UsageError("--games 1 to 1000000, --nodes above 0, --threads 1 to 64".into()));
@@ -58,8 +57,7 @@ fn fit(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
     if let Some(extra) = positional.first() {
         return Err(UsageError(format!("unexpected argument {extra:?}")));
     }
-    let get = |n: &str| named.iter().rev().find(|(k, _)| *k == n).map(|(_, v)| *v);
-    let path = get("out").ok_or_else(|| UsageError("--out is required".into()))?;
+    let path = required(&named, "out")?;
     let mut samples = Vec::new();
     for (_, data) in named.iter().filter(|(k, _)| *k == "data") {
         let file = File::open(data).map_err(|e| UsageError(format!("{data}: {e}")))?;
@@ -69,10 +67,10 @@ fn fit(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
         return Err(UsageError("--data FILE is required (and must hold positions)".into()));
     }
     let options = fit::FitOptions {
-        epochs: get("epochs").map(|s| number("epochs", s)).transpose()?.unwrap_or(400),
-        rate: get("rate").map(|s| number("rate", s)).transpose()?.unwrap_or(0.5),
-        pattern_rate: get("pattern-rate").map(|s| number("pattern-rate", s)).transpose()?.unwrap_or(1e5),
-        regularisation: get("l2").map(|s| number("l2", s)).transpose()?.unwrap_or(0.0),
+        epochs: number_or(&named, "epochs", 400)?,
+        rate: number_or(&named, "rate", 0.5)?,
+        pattern_rate: number_or(&named, "pattern-rate", 1e5)?,
+        regularisation: number_or(&named, "l2", 0.0)?,
     };
     let started = Instant::now();
     let fitted = fit::fit(&samples, options, out);
