@@ -19,10 +19,16 @@ use std::str::FromStr;
 
 /// The version of the computer's play. Bump it with any change to the
 /// search, the evaluation or a level's budget that can change a single
-/// reply: a stored game records the version it was played against, and only
-/// the same version can recompute its moves to verify a score.
+/// reply of `debutant`, `intermediaire` or `fort`, whose games are scored
+/// (the ladder's steps 2 and 4 play as the first two): a stored game
+/// records the version it was played against, and only the same version can
+/// recompute its moves to verify a score. A change to the electronic
+/// board's own steps does not bump it: those games are never scored, so
+/// nothing recomputes their replies, and a bump would end every unfinished
+/// game, the day's challenges included.
 /// 1: until 2026-11-29; 2: `intermediaire` with one threat ply, captures
-/// tried as generated in quiescence.
+/// tried as generated in quiescence (and since 2026-11-30 the ladder's step
+/// 8 keeps an unfinished iteration's better move).
 pub const BOT_VERSION: u32 = 2;
 
 /// The bot's first moves of a game from the usual start drawn at random
@@ -171,7 +177,11 @@ const FORT: Limits = Limits {
 /// The electronic board's ladder: each step searches deeper or longer than
 /// the one below (the README gives each step's score against the one below
 /// over 20 selfplay games). Step 2 plays as `debutant`, step 4 as
-/// `intermediaire`; step 8 is `fort` with twice its nodes, about 1.5 s.
+/// `intermediaire`; step 8 is `fort` with twice its nodes, about 1.5 s, and
+/// keeps what it finishes of an iteration the node limit cuts short. Its
+/// first eight million nodes are `fort`'s whole search (the same table, the
+/// same order), so it always ends at least as deep as `fort`, and either
+/// finishes the next iteration or keeps a root move that proved better.
 const fn ladder_limits(step: Step) -> Limits {
     match step.0 {
         // One ply and a wide margin: it sees what it takes, not what it
@@ -223,7 +233,7 @@ const fn ladder_limits(step: Step) -> Limits {
             eval: Evaluation::Classic,
             keep_partial: false,
         },
-        _ => Limits { nodes: 16_000_000, ..FORT },
+        _ => Limits { nodes: 16_000_000, keep_partial: true, ..FORT },
     }
 }
 
@@ -435,8 +445,8 @@ mod tests {
         assert_eq!(Level::LADDER[3].limits(), Level::Intermediaire.limits());
         let (top, fort) = (Level::LADDER[7].limits(), Level::Fort.limits());
         assert!(top.nodes >= fort.nodes && top.depth >= fort.depth && top.tie_margin <= fort.tie_margin);
-        assert_eq!(top, Limits { nodes: top.nodes, ..fort }, "step 8 is fort with more nodes");
-        for level in Level::ALL.into_iter().chain(Level::LADDER) {
+        assert_eq!(top, Limits { nodes: top.nodes, keep_partial: true, ..fort }, "step 8 is fort, carried on");
+        for level in Level::ALL.into_iter().chain(Level::LADDER[..7].iter().copied()) {
             assert_eq!((level.limits().eval, level.limits().keep_partial), (Evaluation::Classic, false), "{level}");
         }
     }

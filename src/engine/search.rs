@@ -813,6 +813,42 @@ mod tests {
     }
 
     #[test]
+    fn twice_the_nodes_carried_on_never_ends_shallower() {
+        // The electronic board's step 8 is `fort` carried on: the same
+        // search with twice the nodes, keeping an unfinished iteration.
+        // Its first half is the smaller search itself, so it ends at least
+        // as deep, and at the same depth it differs only by a move that beat
+        // the previous best in the unfinished iteration.
+        for fen in [
+            "W:W27,28,32,33,37,38,39,42,43,48:B3,7,8,12,13,16,17,18,19,23",
+            "B:W26,27,28,31,32,33,34,36,37,38,39,40,41,42,43,44,45,46,47,48:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,24",
+            "W:W25,27,28,30,32,33,34,35,37,38:B12,13,14,16,18,19,21,23,24,26",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            for nodes in [20_000, 100_000] {
+                let small = Limits {
+                    depth: 64,
+                    nodes,
+                    tie_margin: 0,
+                    table_bits: 16,
+                    threat_plies: 2,
+                    eval: Evaluation::Classic,
+                    keep_partial: false,
+                };
+                let large_limits = Limits { nodes: 2 * nodes, keep_partial: true, ..small };
+                let small = Searcher::new(&small).search(&pos, DrawCounters::default(), &small).unwrap();
+                let large = Searcher::new(&large_limits).search(&pos, DrawCounters::default(), &large_limits).unwrap();
+                assert!(large.depth >= small.depth, "{fen} at {nodes}: {} < {}", large.depth, small.depth);
+                if large.depth == small.depth && large.best_moves != small.best_moves {
+                    assert_eq!(large.best_moves.len(), 1, "{fen} at {nodes}: only a move kept from the unfinished iteration");
+                } else if large.depth == small.depth {
+                    assert_eq!(large.score, small.score, "{fen} at {nodes}: the same last full iteration");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn incremental_keys_match_full_keys() {
         let mut pos = Position::from_fen("W:W15,28,K40:B9,10,19,K33").unwrap();
         let mut key = zobrist(&pos);
