@@ -264,39 +264,72 @@ impl<G: Geometry> Position<G> {
 /// Perft (see [`super::perft`]) with the rules chosen once at the root
 /// rather than at every node, and each node's moves filled in place.
 pub(crate) fn perft_leaves<G: Geometry>(pos: &Position<G>, depth: u32) -> u64 {
-    with_move_rules!(pos, |m| perft_with(pos, depth, m))
+    with_move_rules!(pos, |m| match pos.turn {
+        Color::White => perft_with::<G, _, WhiteToMove>(pos, depth, m),
+        Color::Black => perft_with::<G, _, BlackToMove>(pos, depth, m),
+    })
 }
 
-fn perft_with<G: Geometry, M: MoveRules>(pos: &Position<G>, depth: u32, m: M) -> u64 {
-    let sides = Sides::of(pos, m);
+/// The side to move as a type, so that perft, which alternates them, is
+/// compiled once for each with every direction of play a constant.
+trait ToMove {
+    const COLOR: Color;
+    type Next: ToMove;
+}
+
+struct WhiteToMove;
+struct BlackToMove;
+
+impl ToMove for WhiteToMove {
+    const COLOR: Color = Color::White;
+    type Next = BlackToMove;
+}
+
+impl ToMove for BlackToMove {
+    const COLOR: Color = Color::Black;
+    type Next = WhiteToMove;
+}
+
+fn perft_with<G: Geometry, M: MoveRules, T: ToMove>(pos: &Position<G>, depth: u32, m: M) -> u64 {
     if depth == 1 {
-        if let Some(captures) = sides.count_captures_without_kings() {
-            return if captures == 0 || !m.mandatory() {
-                (captures + sides.count_quiet_moves()) as u64
-            } else {
-                captures as u64
-            };
-        }
+        return leaves::<G, M, T>(pos, m);
     }
+    let sides = Sides::of_turn(pos, m, T::COLOR);
     let mut list = MoveList::new();
     sides.captures(&mut list);
-    let captures = list.len();
-    if depth == 1 {
-        return if captures == 0 || !m.mandatory() {
-            (captures + sides.count_quiet_moves()) as u64
-        } else {
-            captures as u64
-        };
-    }
-    if captures == 0 {
+    if list.is_empty() {
         // The commonest case: quiet moves only, played straight from the
-        // bitboards without building a move list.
-        return sides.sum_over_quiet_moves(pos, |child| perft_with(&child, depth - 1, m));
+        // bitboards without building a move list; the last ply is counted
+        // in this loop rather than in a call per child.
+        return if depth == 2 {
+            sides.sum_over_quiet_moves(pos, |child| leaves::<G, M, T::Next>(&child, m))
+        } else {
+            sides.sum_over_quiet_moves(pos, |child| perft_with::<G, M, T::Next>(&child, depth - 1, m))
+        };
     }
     if !m.mandatory() {
         sides.quiet_moves(&mut list);
     }
-    list.iter().map(|mv| perft_with(&pos.play_unchecked(mv), depth - 1, m)).sum()
+    list.iter().map(|mv| perft_with::<G, M, T::Next>(&pos.play_unchecked(mv), depth - 1, m)).sum()
+}
+
+/// The legal moves of `pos`, counted. Inlined into the loops of the ply
+/// above, which is most of perft's nodes; the move list, when the captures
+/// must be built to be counted, stays in [`built_leaves`].
+#[inline(always)]
+fn leaves<G: Geometry, M: MoveRules, T: ToMove>(pos: &Position<G>, m: M) -> u64 {
+    let sides = Sides::of_turn(pos, m, T::COLOR);
+    match sides.count_captures_without_kings() {
+        Some(captures) => sides.leaves_given(captures),
+        None => built_leaves(&sides),
+    }
+}
+
+#[inline(never)]
+fn built_leaves<G: Geometry, M: MoveRules>(sides: &Sides<G, M>) -> u64 {
+    let mut list = MoveList::new();
+    sides.captures(&mut list);
+    sides.leaves_given(list.len())
 }
 
 /// The far row of `color`'s men.
@@ -329,18 +362,19 @@ struct Sides<G: Geometry, M: MoveRules> {
 impl<G: Geometry, M: MoveRules> Sides<G, M> {
     #[inline(always)]
     fn of(pos: &Position<G>, rules: M) -> Sides<G, M> {
-        let (us, them) = match pos.turn {
+        Sides::of_turn(pos, rules, pos.turn)
+    }
+
+    /// The sides of `pos`, whose side to move is `turn`: perft passes it as
+    /// a constant, so that every shift along a direction of play folds.
+    #[inline(always)]
+    fn of_turn(pos: &Position<G>, rules: M, turn: Color) -> Sides<G, M> {
+        debug_assert_eq!(pos.turn, turn);
+        let (us, them) = match turn {
             Color::White => (pos.white.0, pos.black.0),
             Color::Black => (pos.black.0, pos.white.0),
         };
-        Sides {
-            them,
-            men: us & !pos.kings.0,
-            kings: us & pos.kings.0,
-            empty: !(us | them) & G::ALL,
-            turn: pos.turn,
-            rules,
-        }
+        Sides { them, men: us & !pos.kings.0, kings: us & pos.kings.0, empty: !(us | them) & G::ALL, turn, rules }
     }
 
     /// Men that have a capture in some direction they may capture in.
@@ -468,6 +502,7 @@ impl<G: Geometry, M: MoveRules> Sides<G, M> {
         })
     }
 
+    #[inline(always)]
     fn forward(&self) -> [Direction; 2] {
         match self.turn {
             Color::White => [Direction::NorthWest, Direction::NorthEast],
@@ -504,7 +539,7 @@ impl<G: Geometry, M: MoveRules> Sides<G, M> {
     /// the moves).
     #[inline(always)]
     fn sum_over_quiet_moves(&self, pos: &Position<G>, mut count: impl FnMut(Position<G>) -> u64) -> u64 {
-        let after = |from: G::Word, to: G::Word| pos.play_words(from, to, G::Word::ZERO, false);
+        let after = |from: G::Word, to: G::Word| pos.play_words_as(self.turn, from, to, G::Word::ZERO, false);
         let mut total = 0;
         for d in self.forward() {
             for to in single_bits(d.shift::<G>(self.men) & self.empty) {
@@ -525,6 +560,17 @@ impl<G: Geometry, M: MoveRules> Sides<G, M> {
             }
         }
         total
+    }
+
+    /// The legal moves, given the number of captures: the captures alone
+    /// when one is due.
+    #[inline(always)]
+    fn leaves_given(&self, captures: usize) -> u64 {
+        if captures == 0 || !self.rules.mandatory() {
+            (captures + self.count_quiet_moves()) as u64
+        } else {
+            captures as u64
+        }
     }
 
     #[inline(always)]

@@ -232,8 +232,23 @@ impl<G: Geometry> Position<G> {
         captured: G::Word,
         crowned_in_passing: bool,
     ) -> Position<G> {
+        self.play_words_as(self.turn, from, to, captured, crowned_in_passing)
+    }
+
+    /// [`Position::play_words`] for a side to move known to be `turn` (a
+    /// constant in perft, so the colour's branches fold).
+    #[inline(always)]
+    pub(crate) fn play_words_as(
+        &self,
+        turn: Color,
+        from: G::Word,
+        to: G::Word,
+        captured: G::Word,
+        crowned_in_passing: bool,
+    ) -> Position<G> {
+        debug_assert_eq!(self.turn, turn);
         let zero = <G::Word as super::geometry::Word>::ZERO;
-        let (mut us, mut them, promotion) = match self.turn {
+        let (mut us, mut them, promotion) = match turn {
             Color::White => (self.white.0, self.black.0, G::TOP_ROW),
             Color::Black => (self.black.0, self.white.0, G::BOTTOM_ROW),
         };
@@ -247,7 +262,7 @@ impl<G: Geometry> Position<G> {
         } else if to & promotion != zero || crowned_in_passing {
             kings |= to;
         }
-        let (white, black) = match self.turn {
+        let (white, black) = match turn {
             Color::White => (us, them),
             Color::Black => (them, us),
         };
@@ -255,7 +270,7 @@ impl<G: Geometry> Position<G> {
             white: Bitboard(white),
             black: Bitboard(black),
             kings: Bitboard(kings),
-            turn: !self.turn,
+            turn: !turn,
             rules: self.rules,
         }
     }
