@@ -18,6 +18,7 @@ use super::geometry::{Geometry, Word};
 use super::rules::PackedRules;
 use super::rules::Promotion;
 use super::{Bitboard, Color, Move, MoveList, Position, Rules, Square};
+use smallvec::SmallVec;
 
 /// The rules the move generator needs, as methods, so that a preset's are
 /// constants the compiler folds away.
@@ -321,15 +322,18 @@ fn leaves<G: Geometry, M: MoveRules, T: ToMove>(pos: &Position<G>, m: M) -> u64 
     let sides = Sides::of_turn(pos, m, T::COLOR);
     match sides.count_captures_without_kings() {
         Some(captures) => sides.leaves_given(captures),
+        None if !sides.can_capture() => sides.leaves_given(0),
         None => built_leaves(&sides),
     }
 }
 
+/// The legal moves of a position where some piece can capture, counted
+/// as the generator finds them.
 #[inline(never)]
 fn built_leaves<G: Geometry, M: MoveRules>(sides: &Sides<G, M>) -> u64 {
-    let mut list = MoveList::new();
-    sides.captures(&mut list);
-    sides.leaves_given(list.len())
+    let mut count = CaptureCount { moves: 0, rafles: SmallVec::new() };
+    CaptureGenerator::new(sides, &mut count).generate();
+    sides.leaves_given(count.moves)
 }
 
 /// The far row of `color`'s men.
@@ -614,10 +618,64 @@ fn square<G: Geometry>(bit: G::Word) -> Square<G> {
     }
 }
 
+/// Where the capture generator puts what it finds: a move list, or, for
+/// perft's last ply, a count.
+trait CaptureSink<G: Geometry> {
+    fn clear(&mut self);
+    /// Adds a capture unless the same move is already in. `count` pieces
+    /// are captured: one fixes the path, so only longer rafles can repeat a
+    /// move by another route.
+    fn add(&mut self, from: G::Word, to: G::Word, captured: G::Word, crowned_in_passing: bool, count: u32);
+}
+
+impl<G: Geometry> CaptureSink<G> for MoveList<G> {
+    #[inline(always)]
+    fn clear(&mut self) {
+        SmallVec::clear(self);
+    }
+
+    #[inline(always)]
+    fn add(&mut self, from: G::Word, to: G::Word, captured: G::Word, crowned_in_passing: bool, count: u32) {
+        let mv =
+            Move { from: square::<G>(from), to: square::<G>(to), captured: Bitboard(captured), crowned_in_passing };
+        if count >= 2 && self.contains(&mv) {
+            return;
+        }
+        self.push(mv);
+    }
+}
+
+/// The number of captures, without building them: only the rafles of two
+/// pieces or more are kept, as words, to find a path already counted.
+struct CaptureCount<G: Geometry> {
+    moves: usize,
+    rafles: SmallVec<[(G::Word, G::Word, G::Word, bool); 16]>,
+}
+
+impl<G: Geometry> CaptureSink<G> for CaptureCount<G> {
+    #[inline(always)]
+    fn clear(&mut self) {
+        self.moves = 0;
+        self.rafles.clear();
+    }
+
+    #[inline(always)]
+    fn add(&mut self, from: G::Word, to: G::Word, captured: G::Word, crowned_in_passing: bool, count: u32) {
+        if count >= 2 {
+            let rafle = (from, to, captured, crowned_in_passing);
+            if self.rafles.contains(&rafle) {
+                return;
+            }
+            self.rafles.push(rafle);
+        }
+        self.moves += 1;
+    }
+}
+
 /// Depth-first search of capture sequences: every complete one, or under
 /// the majority rule only the longest.
-struct CaptureGenerator<'a, G: Geometry, M: MoveRules> {
-    list: &'a mut MoveList<G>,
+struct CaptureGenerator<'a, G: Geometry, M: MoveRules, S: CaptureSink<G> = MoveList<G>> {
+    list: &'a mut S,
     /// Under the majority rule, captures per move in `list`; shorter
     /// sequences are dropped.
     best: u32,
@@ -635,8 +693,8 @@ struct CaptureGenerator<'a, G: Geometry, M: MoveRules> {
     rules: M,
 }
 
-impl<'a, G: Geometry, M: MoveRules> CaptureGenerator<'a, G, M> {
-    fn new(sides: &Sides<G, M>, list: &'a mut MoveList<G>) -> CaptureGenerator<'a, G, M> {
+impl<'a, G: Geometry, M: MoveRules, S: CaptureSink<G>> CaptureGenerator<'a, G, M, S> {
+    fn new(sides: &Sides<G, M>, list: &'a mut S) -> CaptureGenerator<'a, G, M, S> {
         CaptureGenerator {
             list,
             best: 1,
@@ -781,18 +839,7 @@ impl<'a, G: Geometry, M: MoveRules> CaptureGenerator<'a, G, M> {
         // crowned by its end square: the flag marks only what the end
         // square does not say.
         let crowned_in_passing = crowned && to & self.far_row == G::Word::ZERO;
-        let mv = Move {
-            from: square::<G>(self.from),
-            to: square::<G>(to),
-            captured: Bitboard(captured),
-            crowned_in_passing,
-        };
-        // One captured piece fixes the path, so only longer rafles can repeat
-        // a move by another route.
-        if count >= 2 && self.list.contains(&mv) {
-            return;
-        }
-        self.list.push(mv);
+        self.list.add(self.from, to, captured, crowned_in_passing, count);
     }
 }
 
