@@ -3,7 +3,7 @@
 
 use dames::engine::bot::{self, Level};
 use dames::engine::geometry::{Eight, Geometry, Ten, Twelve};
-use dames::engine::{Bitboard, Color, Game, Move, Position, Rules, Setup, Square};
+use dames::engine::{perft, Bitboard, Color, Game, Move, Position, Rules, Setup, Square};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use std::collections::{BTreeSet, HashSet};
@@ -100,6 +100,11 @@ fn check_invariants<G: Geometry>(pos: &Position<G>) -> Result<(), TestCaseError>
         prop_assert_eq!(captures.len(), moves.len(), "a capture is due: nothing else is legal");
     }
     prop_assert_eq!(pos.count_legal_moves(), moves.len());
+    // Perft counts its last ply without building the moves (by popcount
+    // where it can): the same counts as the generator's.
+    prop_assert_eq!(perft(pos, 1), moves.len() as u64);
+    let grandchildren: usize = moves.iter().map(|m| pos.play_unchecked(m).legal_moves().len()).sum();
+    prop_assert_eq!(perft(pos, 2), grandchildren as u64);
     prop_assert_eq!(pos.has_capture(), rules.mandatory && !captures.is_empty());
     prop_assert_eq!(pos.has_legal_move(), !moves.is_empty());
     let us = pos.pieces(pos.turn());
