@@ -315,8 +315,9 @@ fn perft_with<G: Geometry, M: MoveRules, T: ToMove>(pos: &Position<G>, depth: u3
 }
 
 /// The legal moves of `pos`, counted. Inlined into the loops of the ply
-/// above, which is most of perft's nodes; the move list, when the captures
-/// must be built to be counted, stays in [`built_leaves`].
+/// above, which is most of perft's nodes; the capture generator, when the
+/// captures must be followed to be counted, stays out of line in
+/// [`built_leaves`].
 #[inline(always)]
 fn leaves<G: Geometry, M: MoveRules, T: ToMove>(pos: &Position<G>, m: M) -> u64 {
     let sides = Sides::of_turn(pos, m, T::COLOR);
