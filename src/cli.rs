@@ -25,7 +25,8 @@ pub const USAGE: &str = "usage: dames [serve]
        dames hub
        dames selfplay --white LEVEL --black LEVEL --games N [--seed S] [--rules SPEC]
                       [--white-eval E] [--black-eval E] [--nodes N] [--white-nodes N]
-                      [--black-nodes N] [--threads T]
+                      [--black-nodes N] [--table-bits B] [--white-table-bits B]
+                      [--black-table-bits B] [--threads T]
        dames tune generate --games N --out FILE [--seed S] [--nodes N] [--threads T]
        dames tune fit --data FILE... --out FILE [--epochs E] [--rate R] [--pattern-rate P] [--l2 L]
        dames bench <file.pdn>... [--positions N]
@@ -399,6 +400,9 @@ fn selfplay_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
         "nodes",
         "white-nodes",
         "black-nodes",
+        "table-bits",
+        "white-table-bits",
+        "black-table-bits",
         "threads",
     ];
     let (positional, named) = options(args, &known)?;
@@ -428,6 +432,15 @@ fn selfplay_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
                 return Err(UsageError("--nodes must be at least 1".into()));
             }
             limits = Limits { nodes, ..limits };
+        }
+        // The transposition table's size (log2 of its entries): how much a
+        // budget suffers from a table it overfills.
+        if let Some(bits) = value(&named, &format!("{side}-table-bits")).or(value(&named, "table-bits")) {
+            let table_bits: u32 = number("table-bits", bits)?;
+            if !(8..=26).contains(&table_bits) {
+                return Err(UsageError("--table-bits must be from 8 to 26".into()));
+            }
+            limits = Limits { table_bits, ..limits };
         }
         Ok(limits)
     };
@@ -767,6 +780,7 @@ mod tests {
             &["selfplay", "--white", "1", "--black", "1", "--games", "2", "--white-eval", "x"],
             &["selfplay", "--white", "1", "--black", "1", "--games", "2", "--threads", "0"],
             &["selfplay", "--white", "1", "--black", "1", "--games", "2", "--black-nodes", "0"],
+            &["selfplay", "--white", "1", "--black", "1", "--games", "2", "--table-bits", "30"],
             &["tune"],
             &["tune", "learn"],
             &["tune", "fit", "--out", "/tmp/x"],
