@@ -783,6 +783,20 @@ mod tests {
         assert_eq!(better_in_unfinished(&[(a, 10), (b, 30)], 5), None, "not with a tie margin");
     }
 
+    /// A node budget with the classic evaluation, an unfinished iteration
+    /// thrown away.
+    fn classic_budget(nodes: u64) -> Limits {
+        Limits {
+            depth: 64,
+            nodes,
+            tie_margin: 0,
+            table_bits: 16,
+            threat_plies: 2,
+            eval: Evaluation::Classic,
+            keep_partial: false,
+        }
+    }
+
     #[test]
     fn a_search_cut_short_keeps_its_last_full_iteration_or_a_better_finished_move() {
         // Whatever the budget, the reply is one of the legal moves and the
@@ -790,15 +804,7 @@ mod tests {
         // the same nodes (the limit is where both stop).
         let pos = Position::from_fen("W:W27,28,32,33,37,38,39,42,43,48:B3,7,8,12,13,16,17,18,19,23").unwrap();
         for nodes in [5_000, 50_000, 200_000] {
-            let base = Limits {
-                depth: 64,
-                nodes,
-                tie_margin: 0,
-                table_bits: 16,
-                threat_plies: 2,
-                eval: Evaluation::Classic,
-                keep_partial: false,
-            };
+            let base = classic_budget(nodes);
             let dropped = Searcher::new(&base).search(&pos, DrawCounters::default(), &base).unwrap();
             let kept_limits = Limits { keep_partial: true, ..base };
             let kept = Searcher::new(&kept_limits).search(&pos, DrawCounters::default(), &kept_limits).unwrap();
@@ -826,15 +832,7 @@ mod tests {
         ] {
             let pos = Position::from_fen(fen).unwrap();
             for nodes in [20_000, 100_000] {
-                let small = Limits {
-                    depth: 64,
-                    nodes,
-                    tie_margin: 0,
-                    table_bits: 16,
-                    threat_plies: 2,
-                    eval: Evaluation::Classic,
-                    keep_partial: false,
-                };
+                let small = classic_budget(nodes);
                 let large_limits = Limits { nodes: 2 * nodes, keep_partial: true, ..small };
                 let small = Searcher::new(&small).search(&pos, DrawCounters::default(), &small).unwrap();
                 let large = Searcher::new(&large_limits).search(&pos, DrawCounters::default(), &large_limits).unwrap();
