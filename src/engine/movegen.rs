@@ -324,12 +324,15 @@ fn leaves<G: Geometry, M: MoveRules, T: ToMove>(pos: &Position<G>, m: M) -> u64 
     if let Some(captures) = sides.count_captures_without_kings() {
         return sides.leaves_given(captures);
     }
-    if sides.capturing_men() == G::Word::ZERO && !sides.kings_can_capture() {
-        return sides.leaves_given(0);
+    if sides.kings != G::Word::ZERO && sides.kings_can_capture() {
+        return built_leaves(&sides);
     }
-    match sides.count_single_jumps() {
-        Some(captures) => sides.leaves_given(captures),
-        None => built_leaves(&sides),
+    match sides.capturing_men() {
+        capturing if capturing == G::Word::ZERO => sides.leaves_given(0),
+        capturing => match sides.count_single_jumps(capturing) {
+            Some(captures) => sides.leaves_given(captures),
+            None => built_leaves(&sides),
+        },
     }
 }
 
@@ -451,24 +454,22 @@ impl<G: Geometry, M: MoveRules> Sides<G, M> {
         Some(count)
     }
 
-    /// The number of captures when every one is a single jump by a man (no
-    /// king can capture, and no man can jump again from where it lands):
-    /// then each man and direction is one move, and under the majority rule
-    /// all are the longest. `None` when a longer capture may exist (the
-    /// test is cautious: it treats every capturing man's square as empty,
-    /// as if it had left it, and does not follow a man crowned in passing
-    /// that would go on as a king).
+    /// The number of captures of the men `capturing` (those with a jump,
+    /// [`Sides::capturing_men`]) when no king can capture (the caller
+    /// knows) and every capture is a single jump, no man being able to jump
+    /// again from where it lands: then each man and direction is one move,
+    /// and under the majority rule all are the longest. `None` when a
+    /// longer capture may exist (the test is cautious: it treats every
+    /// capturing man's square as empty, as if it had left it, and does not
+    /// follow a man crowned in passing that would go on as a king).
     #[inline(always)]
-    fn count_single_jumps(&self) -> Option<usize> {
-        if self.kings != G::Word::ZERO && self.kings_can_capture() {
-            return None;
-        }
+    fn count_single_jumps(&self, capturing: G::Word) -> Option<usize> {
         // A man crowned in passing would go on as a king.
         let crowned_goes_on = match self.rules.promotion() {
             Promotion::BecomesKingContinues => promotion_row::<G>(self.turn),
             _ => G::Word::ZERO,
         };
-        let open = self.empty | self.capturing_men();
+        let open = self.empty | capturing;
         // Squares from which a man could jump along each direction, were
         // every capturing man gone.
         let onward = Direction::ALL.map(|d| {
