@@ -105,6 +105,10 @@ fn check_invariants<G: Geometry>(pos: &Position<G>) -> Result<(), TestCaseError>
     prop_assert_eq!(perft(pos, 1), moves.len() as u64);
     let grandchildren: usize = moves.iter().map(|m| pos.play_unchecked(m).legal_moves().len()).sum();
     prop_assert_eq!(perft(pos, 2), grandchildren as u64);
+    // Deeper, perft plays quiet moves and single jumps from the bitboards:
+    // the same children as the generator's moves played.
+    let great_grandchildren: u64 = moves.iter().map(|m| perft(&pos.play_unchecked(m), 2)).sum();
+    prop_assert_eq!(perft(pos, 3), great_grandchildren);
     prop_assert_eq!(pos.has_capture(), rules.mandatory && !captures.is_empty());
     prop_assert_eq!(pos.has_legal_move(), !moves.is_empty());
     let us = pos.pieces(pos.turn());

@@ -296,31 +296,59 @@ fn perft_with<G: Geometry, M: MoveRules, T: ToMove>(pos: &Position<G>, depth: u3
         return leaves::<G, M, T>(pos, m);
     }
     let sides = Sides::of_turn(pos, m, T::COLOR);
-    let mut list = MoveList::new();
-    sides.captures(&mut list);
-    if list.is_empty() {
-        // The commonest case: quiet moves only, played straight from the
-        // bitboards without building a move list; the last ply is counted
-        // in this loop rather than in a call per child.
+    let kings_capture = sides.kings != G::Word::ZERO && sides.kings_can_capture();
+    let capturing = sides.capturing_men();
+    let their_kings = sides.them & pos.kings.0;
+    // The two commonest cases, quiet moves only and every capture a single
+    // jump by a man, are played straight from the bitboards without
+    // building a move list; the last ply is counted in these loops, from
+    // the words the reply sees, rather than in a call per child.
+    if capturing == G::Word::ZERO && !kings_capture {
         return if depth == 2 {
-            sides.sum_over_quiet_moves(pos, |child| leaves::<G, M, T::Next>(&child, m))
+            sides.sum_over_quiet_moves(
+                #[inline(always)]
+                |from, to| count_moves(&sides.reply_after::<T::Next>(their_kings, from, to, G::Word::ZERO)),
+            )
         } else {
-            sides.sum_over_quiet_moves(pos, |child| perft_with::<G, M, T::Next>(&child, depth - 1, m))
+            sides.sum_over_quiet_moves(|from, to| {
+                perft_with::<G, M, T::Next>(&pos.play_words_as(T::COLOR, from, to, G::Word::ZERO, false), depth - 1, m)
+            })
         };
     }
+    if m.mandatory() && !kings_capture && sides.only_single_jumps(capturing) {
+        return if depth == 2 {
+            sides.sum_over_single_jumps(|from, to, over| {
+                count_moves(&sides.reply_after::<T::Next>(their_kings, from, to, over))
+            })
+        } else {
+            sides.sum_over_single_jumps(|from, to, over| {
+                perft_with::<G, M, T::Next>(&pos.play_words_as(T::COLOR, from, to, over, false), depth - 1, m)
+            })
+        };
+    }
+    let mut list = MoveList::new();
+    CaptureGenerator::new(&sides, &mut list).generate();
     if !m.mandatory() {
         sides.quiet_moves(&mut list);
+    }
+    if depth == 2 {
+        return list.iter().map(|mv| leaves::<G, M, T::Next>(&pos.play_unchecked(mv), m)).sum();
     }
     list.iter().map(|mv| perft_with::<G, M, T::Next>(&pos.play_unchecked(mv), depth - 1, m)).sum()
 }
 
-/// The legal moves of `pos`, counted. Inlined into the loops of the ply
-/// above, which is most of perft's nodes; the capture generator, when the
-/// captures must be followed to be counted, stays out of line in
-/// [`built_leaves`].
+/// The legal moves of `pos`, counted.
 #[inline(always)]
 fn leaves<G: Geometry, M: MoveRules, T: ToMove>(pos: &Position<G>, m: M) -> u64 {
-    let sides = Sides::of_turn(pos, m, T::COLOR);
+    count_moves(&Sides::of_turn(pos, m, T::COLOR))
+}
+
+/// The legal moves of the side to move, counted. Inlined into the loops of
+/// the ply above, which is most of perft's nodes; the capture generator,
+/// when the captures must be followed to be counted, stays out of line in
+/// [`built_leaves`].
+#[inline(always)]
+fn count_moves<G: Geometry, M: MoveRules>(sides: &Sides<G, M>) -> u64 {
     if let Some(captures) = sides.count_captures_without_kings() {
         return sides.leaves_given(captures);
     }
@@ -456,14 +484,29 @@ impl<G: Geometry, M: MoveRules> Sides<G, M> {
 
     /// The number of captures of the men `capturing` (those with a jump,
     /// [`Sides::capturing_men`]) when no king can capture (the caller
-    /// knows) and every capture is a single jump, no man being able to jump
-    /// again from where it lands: then each man and direction is one move,
-    /// and under the majority rule all are the longest. `None` when a
-    /// longer capture may exist (the test is cautious: it treats every
-    /// capturing man's square as empty, as if it had left it, and does not
-    /// follow a man crowned in passing that would go on as a king).
+    /// knows) and every capture is a single jump
+    /// ([`Sides::only_single_jumps`]): then each man and direction is one
+    /// move, and under the majority rule all are the longest. `None` when a
+    /// longer capture may exist.
     #[inline(always)]
     fn count_single_jumps(&self, capturing: G::Word) -> Option<usize> {
+        self.only_single_jumps(capturing).then(|| {
+            Direction::ALL
+                .into_iter()
+                .filter(|&d| man_captures_along(self.rules, self.turn, d))
+                .map(|d| (self.jumpers(d) & self.men).count_ones() as usize)
+                .sum()
+        })
+    }
+
+    /// Whether every capture of the men `capturing` (those with a jump) is
+    /// a single jump, no man being able to jump again from where it lands;
+    /// the caller knows no king can capture. The test is cautious: it
+    /// treats every capturing man's square as empty, as if it had left it,
+    /// and does not follow a man crowned in passing that would go on as a
+    /// king, so `false` only says a longer capture may exist.
+    #[inline(always)]
+    fn only_single_jumps(&self, capturing: G::Word) -> bool {
         // A man crowned in passing would go on as a king.
         let crowned_goes_on = match self.rules.promotion() {
             Promotion::BecomesKingContinues => promotion_row::<G>(self.turn),
@@ -480,11 +523,7 @@ impl<G: Geometry, M: MoveRules> Sides<G, M> {
                 G::Word::ZERO
             }
         });
-        let mut count = 0;
-        for d in Direction::ALL {
-            if !man_captures_along(self.rules, self.turn, d) {
-                continue;
-            }
+        Direction::ALL.into_iter().filter(|&d| man_captures_along(self.rules, self.turn, d)).all(|d| {
             let movers = self.jumpers(d) & self.men;
             // Back the way it came lies the piece it took: no jump there.
             let again = Direction::ALL
@@ -492,12 +531,25 @@ impl<G: Geometry, M: MoveRules> Sides<G, M> {
                 .zip(onward)
                 .filter(|(along, _)| *along != d.opposite())
                 .fold(G::Word::ZERO, |again, (_, from)| again | from);
-            if d.shift::<G>(d.shift::<G>(movers)) & (again | crowned_goes_on) != G::Word::ZERO {
-                return None;
+            d.shift::<G>(d.shift::<G>(movers)) & (again | crowned_goes_on) == G::Word::ZERO
+        })
+    }
+
+    /// `count` summed over the single jumps of the men, each given as the
+    /// words of its start, its end and the piece it takes (the caller knows
+    /// they are all the captures there are: [`Sides::only_single_jumps`]).
+    #[inline(always)]
+    fn sum_over_single_jumps(&self, mut count: impl FnMut(G::Word, G::Word, G::Word) -> u64) -> u64 {
+        let mut total = 0;
+        for d in Direction::ALL {
+            if man_captures_along(self.rules, self.turn, d) {
+                for from in single_bits(self.jumpers(d) & self.men) {
+                    let over = d.shift::<G>(from);
+                    total += count(from, d.shift::<G>(over), over);
+                }
             }
-            count += movers.count_ones() as usize;
         }
-        Some(count)
+        total
     }
 
     /// The capture paths of a forward-only man that has jumped `captured`
@@ -593,16 +645,15 @@ impl<G: Geometry, M: MoveRules> Sides<G, M> {
         }
     }
 
-    /// `count` summed over the positions after each quiet move (those of
-    /// [`Sides::quiet_moves`], played from the bitboards without building
-    /// the moves).
+    /// `count` summed over the quiet moves (those of
+    /// [`Sides::quiet_moves`]), each given as the words of its start and
+    /// end squares.
     #[inline(always)]
-    fn sum_over_quiet_moves(&self, pos: &Position<G>, mut count: impl FnMut(Position<G>) -> u64) -> u64 {
-        let after = |from: G::Word, to: G::Word| pos.play_words_as(self.turn, from, to, G::Word::ZERO, false);
+    fn sum_over_quiet_moves(&self, mut count: impl FnMut(G::Word, G::Word) -> u64) -> u64 {
         let mut total = 0;
         for d in self.forward() {
             for to in single_bits(d.shift::<G>(self.men) & self.empty) {
-                total += count(after(d.opposite().shift::<G>(to), to));
+                total += count(d.opposite().shift::<G>(to), to);
             }
         }
         let flying = self.rules.flying();
@@ -610,7 +661,7 @@ impl<G: Geometry, M: MoveRules> Sides<G, M> {
             for d in Direction::ALL {
                 let mut sq = d.shift::<G>(king);
                 while sq & self.empty != G::Word::ZERO {
-                    total += count(after(king, sq));
+                    total += count(king, sq);
                     if !flying {
                         break;
                     }
@@ -619,6 +670,30 @@ impl<G: Geometry, M: MoveRules> Sides<G, M> {
             }
         }
         total
+    }
+
+    /// The board as the opponent (`R`, a constant in perft) sees it after
+    /// our piece goes from `from` to `to` taking `captured` (`their_kings`:
+    /// which of its pieces are kings). Whether ours was crowned does not
+    /// change what the opponent may play, so perft's last ply needs no
+    /// more. `from` and `to` differ: a single jump or a quiet move.
+    #[inline(always)]
+    fn reply_after<R: ToMove>(
+        &self,
+        their_kings: G::Word,
+        from: G::Word,
+        to: G::Word,
+        captured: G::Word,
+    ) -> Sides<G, M> {
+        debug_assert_eq!(R::COLOR, !self.turn);
+        Sides {
+            them: (self.men | self.kings) ^ from ^ to,
+            men: self.them & !their_kings & !captured,
+            kings: their_kings & !captured,
+            empty: self.empty ^ from ^ to ^ captured,
+            turn: R::COLOR,
+            rules: self.rules,
+        }
     }
 
     /// The legal moves, given the number of captures: the captures alone
