@@ -315,7 +315,7 @@ fn perft_with<G: Geometry, M: MoveRules, T: ToMove>(pos: &Position<G>, depth: u3
             })
         };
     }
-    if m.mandatory() && !kings_capture && sides.only_single_jumps(capturing) {
+    if m.mandatory() && !kings_capture && sides.only_single_jumps() {
         return if depth == 2 {
             sides.sum_over_single_jumps(|from, to, over| {
                 count_moves(&sides.reply_after::<T::Next>(their_kings, from, to, over))
@@ -357,7 +357,7 @@ fn count_moves<G: Geometry, M: MoveRules>(sides: &Sides<G, M>) -> u64 {
     }
     match sides.capturing_men() {
         capturing if capturing == G::Word::ZERO => sides.leaves_given(0),
-        capturing => match sides.count_single_jumps(capturing) {
+        _ => match sides.count_single_jumps() {
             Some(captures) => sides.leaves_given(captures),
             None => built_leaves(&sides),
         },
@@ -388,6 +388,19 @@ fn promotion_row<G: Geometry>(color: Color) -> G::Word {
 #[inline(always)]
 fn man_captures_along<M: MoveRules>(m: M, color: Color, d: Direction) -> bool {
     m.men_back() || d.is_forward_for(color)
+}
+
+/// `$body` once for each direction listed, written out one after the
+/// other rather than looped over: a loop over directions with a large body
+/// is not unrolled, and a direction known only at run time costs a jump
+/// through a table at every shift.
+macro_rules! each_direction {
+    ($d:ident in [$($dir:expr),+] $body:block) => {
+        $({
+            let $d: Direction = $dir;
+            $body
+        })+
+    };
 }
 
 /// The board from the mover's side, as raw words for the hot loops.
@@ -482,15 +495,14 @@ impl<G: Geometry, M: MoveRules> Sides<G, M> {
         Some(count)
     }
 
-    /// The number of captures of the men `capturing` (those with a jump,
-    /// [`Sides::capturing_men`]) when no king can capture (the caller
-    /// knows) and every capture is a single jump
+    /// The number of captures when some man can capture, no king can (the
+    /// caller knows both) and every capture is a single jump
     /// ([`Sides::only_single_jumps`]): then each man and direction is one
     /// move, and under the majority rule all are the longest. `None` when a
-    /// longer capture may exist.
+    /// longer capture exists.
     #[inline(always)]
-    fn count_single_jumps(&self, capturing: G::Word) -> Option<usize> {
-        self.only_single_jumps(capturing).then(|| {
+    fn count_single_jumps(&self) -> Option<usize> {
+        self.only_single_jumps().then(|| {
             Direction::ALL
                 .into_iter()
                 .filter(|&d| man_captures_along(self.rules, self.turn, d))
@@ -499,26 +511,24 @@ impl<G: Geometry, M: MoveRules> Sides<G, M> {
         })
     }
 
-    /// Whether every capture of the men `capturing` (those with a jump) is
-    /// a single jump, no man being able to jump again from where it lands;
-    /// the caller knows no king can capture. The test is cautious: it
-    /// treats every capturing man's square as empty, as if it had left it,
-    /// and does not follow a man crowned in passing that would go on as a
-    /// king, so `false` only says a longer capture may exist.
+    /// Whether every capture by a man is a single jump, no man being able
+    /// to jump again from where it lands; the caller knows no king can
+    /// capture. A man crowned in passing that would go on as a king counts
+    /// as able to go on.
     #[inline(always)]
-    fn only_single_jumps(&self, capturing: G::Word) -> bool {
+    fn only_single_jumps(&self) -> bool {
         // A man crowned in passing would go on as a king.
         let crowned_goes_on = match self.rules.promotion() {
             Promotion::BecomesKingContinues => promotion_row::<G>(self.turn),
             _ => G::Word::ZERO,
         };
-        let open = self.empty | capturing;
-        // Squares from which a man could jump along each direction, were
-        // every capturing man gone.
+        // Squares from which a man could jump along each direction. The
+        // board as it is will do: the square a man leaves could only be
+        // landed on again by jumping back over the piece it took, which no
+        // capture may do.
         let onward = Direction::ALL.map(|d| {
-            let back = d.opposite();
             if man_captures_along(self.rules, self.turn, d) {
-                back.shift::<G>(back.shift::<G>(open) & self.them)
+                self.jumpers(d)
             } else {
                 G::Word::ZERO
             }
@@ -541,14 +551,14 @@ impl<G: Geometry, M: MoveRules> Sides<G, M> {
     #[inline(always)]
     fn sum_over_single_jumps(&self, mut count: impl FnMut(G::Word, G::Word, G::Word) -> u64) -> u64 {
         let mut total = 0;
-        for d in Direction::ALL {
+        each_direction!(d in [Direction::NorthWest, Direction::NorthEast, Direction::SouthWest, Direction::SouthEast] {
             if man_captures_along(self.rules, self.turn, d) {
                 for from in single_bits(self.jumpers(d) & self.men) {
                     let over = d.shift::<G>(from);
                     total += count(from, d.shift::<G>(over), over);
                 }
             }
-        }
+        });
         total
     }
 
@@ -651,14 +661,15 @@ impl<G: Geometry, M: MoveRules> Sides<G, M> {
     #[inline(always)]
     fn sum_over_quiet_moves(&self, mut count: impl FnMut(G::Word, G::Word) -> u64) -> u64 {
         let mut total = 0;
-        for d in self.forward() {
+        let [a, b] = self.forward();
+        each_direction!(d in [a, b] {
             for to in single_bits(d.shift::<G>(self.men) & self.empty) {
                 total += count(d.opposite().shift::<G>(to), to);
             }
-        }
+        });
         let flying = self.rules.flying();
         for king in single_bits(self.kings) {
-            for d in Direction::ALL {
+            each_direction!(d in [Direction::NorthWest, Direction::NorthEast, Direction::SouthWest, Direction::SouthEast] {
                 let mut sq = d.shift::<G>(king);
                 while sq & self.empty != G::Word::ZERO {
                     total += count(king, sq);
@@ -667,7 +678,7 @@ impl<G: Geometry, M: MoveRules> Sides<G, M> {
                     }
                     sq = d.shift::<G>(sq);
                 }
-            }
+            });
         }
         total
     }
@@ -714,13 +725,13 @@ impl<G: Geometry, M: MoveRules> Sides<G, M> {
             (a.shift::<G>(self.men) & self.empty).count_ones() + (b.shift::<G>(self.men) & self.empty).count_ones();
         if self.rules.flying() {
             for king in single_bits(self.kings) {
-                for d in Direction::ALL {
+                each_direction!(d in [Direction::NorthWest, Direction::NorthEast, Direction::SouthWest, Direction::SouthEast] {
                     let mut sq = d.shift::<G>(king);
                     while sq & self.empty != G::Word::ZERO {
                         count += 1;
                         sq = d.shift::<G>(sq);
                     }
-                }
+                });
             }
         } else {
             for d in Direction::ALL {
