@@ -499,7 +499,8 @@ impl<G: Geometry, M: MoveRules> Sides<G, M> {
     /// caller knows both) and every capture is a single jump
     /// ([`Sides::only_single_jumps`]): then each man and direction is one
     /// move, and under the majority rule all are the longest. `None` when a
-    /// longer capture exists.
+    /// longer capture exists, or may (a man crowned in passing that would
+    /// go on as a king).
     #[inline(always)]
     fn count_single_jumps(&self) -> Option<usize> {
         self.only_single_jumps().then(|| {
