@@ -353,13 +353,13 @@ fn count_moves<G: Geometry, M: MoveRules>(sides: &Sides<G, M>) -> u64 {
         return sides.leaves_given(captures);
     }
     if sides.kings != G::Word::ZERO && sides.kings_can_capture() {
-        return built_leaves(&sides);
+        return built_leaves(sides);
     }
     match sides.capturing_men() {
         capturing if capturing == G::Word::ZERO => sides.leaves_given(0),
         _ => match sides.count_single_jumps() {
             Some(captures) => sides.leaves_given(captures),
-            None => built_leaves(&sides),
+            None => built_leaves(sides),
         },
     }
 }
