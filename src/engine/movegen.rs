@@ -303,28 +303,18 @@ fn perft_with<G: Geometry, M: MoveRules, T: ToMove>(pos: &Position<G>, depth: u3
     // jump by a man, are played straight from the bitboards without
     // building a move list; the last ply is counted in these loops, from
     // the words the reply sees, rather than in a call per child.
+    let last_ply = as_is(
+        #[inline(always)]
+        |from, to, captured| count_moves(&sides.reply_after::<T::Next>(their_kings, from, to, captured)),
+    );
+    let deeper = |from, to, captured| {
+        perft_with::<G, M, T::Next>(&pos.play_words_as(T::COLOR, from, to, captured, false), depth - 1, m)
+    };
     if capturing == G::Word::ZERO && !kings_capture {
-        return if depth == 2 {
-            sides.sum_over_quiet_moves(
-                #[inline(always)]
-                |from, to| count_moves(&sides.reply_after::<T::Next>(their_kings, from, to, G::Word::ZERO)),
-            )
-        } else {
-            sides.sum_over_quiet_moves(|from, to| {
-                perft_with::<G, M, T::Next>(&pos.play_words_as(T::COLOR, from, to, G::Word::ZERO, false), depth - 1, m)
-            })
-        };
+        return if depth == 2 { sides.sum_over_quiet_moves(last_ply) } else { sides.sum_over_quiet_moves(deeper) };
     }
     if m.mandatory() && !kings_capture && sides.only_single_jumps() {
-        return if depth == 2 {
-            sides.sum_over_single_jumps(|from, to, over| {
-                count_moves(&sides.reply_after::<T::Next>(their_kings, from, to, over))
-            })
-        } else {
-            sides.sum_over_single_jumps(|from, to, over| {
-                perft_with::<G, M, T::Next>(&pos.play_words_as(T::COLOR, from, to, over, false), depth - 1, m)
-            })
-        };
+        return if depth == 2 { sides.sum_over_single_jumps(last_ply) } else { sides.sum_over_single_jumps(deeper) };
     }
     let mut list = MoveList::new();
     CaptureGenerator::new(&sides, &mut list).generate();
@@ -335,6 +325,14 @@ fn perft_with<G: Geometry, M: MoveRules, T: ToMove>(pos: &Position<G>, depth: u3
         return list.iter().map(|mv| leaves::<G, M, T::Next>(&pos.play_unchecked(mv), m)).sum();
     }
     list.iter().map(|mv| perft_with::<G, M, T::Next>(&pos.play_unchecked(mv), depth - 1, m)).sum()
+}
+
+/// `f` itself: a closure takes `#[inline(always)]` only where it is an
+/// argument, and perft's last ply wants its counting inlined into every
+/// loop that calls it.
+#[inline(always)]
+fn as_is<F>(f: F) -> F {
+    f
 }
 
 /// The legal moves of `pos`, counted.
@@ -349,11 +347,11 @@ fn leaves<G: Geometry, M: MoveRules, T: ToMove>(pos: &Position<G>, m: M) -> u64 
 /// [`built_leaves`].
 #[inline(always)]
 fn count_moves<G: Geometry, M: MoveRules>(sides: &Sides<G, M>) -> u64 {
-    if let Some(captures) = sides.count_captures_without_kings() {
-        return sides.leaves_given(captures);
-    }
     if sides.kings != G::Word::ZERO && sides.kings_can_capture() {
         return built_leaves(sides);
+    }
+    if let Some(captures) = sides.count_captures_without_kings() {
+        return sides.leaves_given(captures);
     }
     match sides.capturing_men() {
         capturing if capturing == G::Word::ZERO => sides.leaves_given(0),
@@ -395,6 +393,9 @@ fn man_captures_along<M: MoveRules>(m: M, color: Color, d: Direction) -> bool {
 /// is not unrolled, and a direction known only at run time costs a jump
 /// through a table at every shift.
 macro_rules! each_direction {
+    ($d:ident in all $body:block) => {
+        each_direction!($d in [Direction::NorthWest, Direction::NorthEast, Direction::SouthWest, Direction::SouthEast] $body)
+    };
     ($d:ident in [$($dir:expr),+] $body:block) => {
         $({
             let $d: Direction = $dir;
@@ -467,11 +468,7 @@ impl<G: Geometry, M: MoveRules> Sides<G, M> {
     /// otherwise (the generator then builds the moves and merges paths).
     #[inline(always)]
     fn count_captures_without_kings(&self) -> Option<usize> {
-        if self.rules.men_back()
-            || self.rules.majority()
-            || self.rules.promotion() == Promotion::BecomesKingContinues
-            || (self.kings != G::Word::ZERO && self.kings_can_capture())
-        {
+        if self.rules.men_back() || self.rules.majority() || self.rules.promotion() == Promotion::BecomesKingContinues {
             return None;
         }
         // Most captures are one jump: counted a direction at a time, by
@@ -552,7 +549,7 @@ impl<G: Geometry, M: MoveRules> Sides<G, M> {
     #[inline(always)]
     fn sum_over_single_jumps(&self, mut count: impl FnMut(G::Word, G::Word, G::Word) -> u64) -> u64 {
         let mut total = 0;
-        each_direction!(d in [Direction::NorthWest, Direction::NorthEast, Direction::SouthWest, Direction::SouthEast] {
+        each_direction!(d in all {
             if man_captures_along(self.rules, self.turn, d) {
                 for from in single_bits(self.jumpers(d) & self.men) {
                     let over = d.shift::<G>(from);
@@ -657,23 +654,24 @@ impl<G: Geometry, M: MoveRules> Sides<G, M> {
     }
 
     /// `count` summed over the quiet moves (those of
-    /// [`Sides::quiet_moves`]), each given as the words of its start and
-    /// end squares.
+    /// [`Sides::quiet_moves`]), each given as the words of its start, its
+    /// end and what it takes (nothing), as [`Sides::sum_over_single_jumps`]
+    /// gives its jumps.
     #[inline(always)]
-    fn sum_over_quiet_moves(&self, mut count: impl FnMut(G::Word, G::Word) -> u64) -> u64 {
+    fn sum_over_quiet_moves(&self, mut count: impl FnMut(G::Word, G::Word, G::Word) -> u64) -> u64 {
         let mut total = 0;
         let [a, b] = self.forward();
         each_direction!(d in [a, b] {
             for to in single_bits(d.shift::<G>(self.men) & self.empty) {
-                total += count(d.opposite().shift::<G>(to), to);
+                total += count(d.opposite().shift::<G>(to), to, G::Word::ZERO);
             }
         });
         let flying = self.rules.flying();
         for king in single_bits(self.kings) {
-            each_direction!(d in [Direction::NorthWest, Direction::NorthEast, Direction::SouthWest, Direction::SouthEast] {
+            each_direction!(d in all {
                 let mut sq = d.shift::<G>(king);
                 while sq & self.empty != G::Word::ZERO {
-                    total += count(king, sq);
+                    total += count(king, sq, G::Word::ZERO);
                     if !flying {
                         break;
                     }
@@ -726,7 +724,7 @@ impl<G: Geometry, M: MoveRules> Sides<G, M> {
             (a.shift::<G>(self.men) & self.empty).count_ones() + (b.shift::<G>(self.men) & self.empty).count_ones();
         if self.rules.flying() {
             for king in single_bits(self.kings) {
-                each_direction!(d in [Direction::NorthWest, Direction::NorthEast, Direction::SouthWest, Direction::SouthEast] {
+                each_direction!(d in all {
                     let mut sq = d.shift::<G>(king);
                     while sq & self.empty != G::Word::ZERO {
                         count += 1;
