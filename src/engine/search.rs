@@ -820,11 +820,11 @@ mod tests {
 
     #[test]
     fn twice_the_nodes_carried_on_never_ends_shallower() {
-        // The electronic board's step 8 is `fort` carried on: the same
-        // search with twice the nodes, keeping an unfinished iteration.
-        // Its first half is the smaller search itself, so it ends at least
-        // as deep, and at the same depth it differs only by a move that beat
-        // the previous best in the unfinished iteration.
+        // A search carried on (`keep_partial`, as the learned evaluation
+        // plays) with twice the nodes of another: its first half is the
+        // smaller search itself, so it ends at least as deep, and at the same
+        // depth it differs only by a move that beat the previous best in the
+        // unfinished iteration.
         for fen in [
             "W:W27,28,32,33,37,38,39,42,43,48:B3,7,8,12,13,16,17,18,19,23",
             "B:W26,27,28,31,32,33,34,36,37,38,39,40,41,42,43,44,45,46,47,48:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,24",

@@ -160,7 +160,7 @@ pub fn RulesPage() -> impl IntoView {
                 <dt>"Que se passe-t-il si je recharge la page ?"</dt>
                 <dd>"La partie reprend où vous l'aviez laissée : le serveur l'a enregistrée."</dd>
                 <dt>"Quels niveaux y a-t-il ?"</dt>
-                <dd>"Débutant, Intermédiaire (celui du défi du jour) et Fort, contre l'ordinateur dans toutes les variantes ; les dames électroniques ont leur propre échelle, de 1 à 8."</dd>
+                <dd>"Débutant, Intermédiaire (celui du défi du jour) et Fort, contre l'ordinateur dans toutes les variantes ; les dames électroniques ont leur propre échelle, de 1 à 8 (le niveau 2 joue comme Débutant, le 4 comme Intermédiaire, le 8 comme Fort)."</dd>
             </dl>
         </article>
     }
