@@ -48,8 +48,9 @@ pub enum Level {
 }
 
 /// A step of the electronic board's ladder, from 1 (a beginner's opponent)
-/// to 8 (`fort`, the strongest the engine plays in a few seconds). Only these eight
-/// exist: a number read from a request is checked ([`Step::new`]).
+/// to 8 (`fort`, the strongest the engine plays in a few seconds). Only
+/// these eight exist: a number read from a request is checked
+/// ([`Step::new`]).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, PartialOrd, Ord)]
 #[serde(try_from = "u8", into = "u8")]
 pub struct Step(u8);
@@ -178,10 +179,10 @@ const FORT: Limits = Limits {
 /// the one below (the README gives each step's score against the one below
 /// over 20 selfplay games). Step 2 plays as `debutant`, step 4 as
 /// `intermediaire`, step 8 as `fort`. Step 8 was `fort` with twice its
-/// nodes, but lost more games to `fort` than it won (README): more nodes
-/// do not make a stronger player at this budget yet, so the top step is
-/// `fort` itself, and steps 6 and 7 stand far enough below it to keep the
-/// ladder's steps apart.
+/// nodes, but lost more games to `fort` than it won (README): twice the
+/// nodes did not show as strength at this budget, so the top step is `fort`
+/// itself, and steps 6 and 7 stand far enough below it for each step to
+/// score 70 % against the one below.
 const fn ladder_limits(step: Step) -> Limits {
     match step.0 {
         // One ply and a wide margin: it sees what it takes, not what it
