@@ -163,8 +163,9 @@ impl Level {
 /// `fort`'s budget: eight million nodes, about two thirds of a second on
 /// one core of the machines measured in the README. It keeps the classic
 /// evaluation: the learned one (`--eval learned`) won 59 % of 300 games
-/// against it at 100,000 nodes a move and 60 % at a million, but lost at
-/// `fort`'s own budget (README, "The learned evaluation").
+/// against it at 100,000 nodes a move and 60 % at one and 2.5 million, but
+/// is not shown to win at `fort`'s own budget (README, "The learned
+/// evaluation").
 const FORT: Limits = Limits {
     depth: 64,
     nodes: 8_000_000,
