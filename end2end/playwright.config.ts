@@ -32,6 +32,9 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     trace: 'retain-on-failure',
+    // A click or tap that finds nothing to act on fails here, with its
+    // locator named, instead of waiting out a long game's whole timeout.
+    actionTimeout: 30_000,
     launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumArgs },
   },
   projects: [

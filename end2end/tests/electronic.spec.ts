@@ -154,6 +154,7 @@ test('one king against three: drawn after 10 moves each, then play goes on', asy
     const before = await fen(page);
     const mover = (await page.locator('.board [data-square="50"] [data-piece]').count()) > 0 ? '50' : '45';
     await page.locator(`.board [data-square="${mover}"]`).click();
+    await expect(page.locator('.board .sq.final').first()).toBeVisible();
     const finals = await page.locator('.board .sq.final').evaluateAll((cells) => cells.map((c) => Number(c.getAttribute('data-square'))));
     const to = finals.find((n) => n === (mover === '50' ? 45 : 50)) ?? finals.find(edge) ?? finals[0];
     await page.locator(`.board [data-square="${to}"]`).click();

@@ -51,19 +51,36 @@ export async function fen(page: Page): Promise<string> {
   return (await page.locator('.board').getAttribute('data-fen')) ?? '';
 }
 
+/** What the board shows of the move being entered: the selected piece,
+ * the squares it may go to, the pieces jumped so far. */
+async function entryMarks(page: Page): Promise<string> {
+  return page
+    .locator('.board .sq.selected, .board .sq.final, .board .sq.step, .board .sq.ghost')
+    .evaluateAll((cells) => cells.map((c) => `${c.getAttribute('data-square')} ${c.className}`).join(';'));
+}
+
 /** Plays one move through the board the way a mouse user would: the first
  * marked piece (a capturing one when capture is forced), then the first
  * destination, tapping landing squares one by one when needed. Returns
- * whether the move was a capture. */
+ * whether the move was a capture.
+ *
+ * Each touch waits for the board to answer before the next one is chosen:
+ * a tap's click reaches the page a moment after `tap()` returns, so
+ * reading the marks at once can find none (or the previous step's). */
 export async function playSomeMove(page: Page, tap = false): Promise<boolean> {
   const before = await fen(page);
   const capture = (await page.locator('.sq.must-capture').count()) > 0;
   const piece = page.locator(capture ? '.sq.must-capture' : '.sq.movable').first();
   if (tap) await piece.tap(); else await piece.click();
+  await expect(page.locator('.board .sq.final, .board .sq.step').first()).toBeVisible();
   for (let i = 0; i < 25; i++) {
-    const final = page.locator('.sq.final').first();
-    const target = (await final.count()) > 0 ? final : page.locator('.sq.step').first();
+    const final = page.locator('.board .sq.final').first();
+    const target = (await final.count()) > 0 ? final : page.locator('.board .sq.step').first();
+    const shown = await entryMarks(page);
     if (tap) await target.tap(); else await target.click();
+    await expect
+      .poll(async () => (await fen(page)) !== before || (await entryMarks(page)) !== shown)
+      .toBe(true);
     if ((await fen(page)) !== before) break;
   }
   await expect.poll(() => fen(page)).not.toBe(before);
