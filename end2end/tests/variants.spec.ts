@@ -137,6 +137,9 @@ test('1 vs 1: the same position three times is a draw', async ({ page }) => {
   await waitForHydration(page);
   const typed = page.getByLabel('Jouer un coup en notation');
   for (const mv of ['32-28', '1-5', '28-32', '5-1', '32-28', '1-5', '28-32', '5-1']) {
+    // The board marks the movable pieces once the server has the last
+    // move: a move typed before that is refused ("not your turn").
+    await expect(page.locator('.sq.movable').first()).toBeVisible();
     const plies = await page.getByTestId('coups').locator('span').filter({ hasText: /\d+-\d+/ }).count();
     await typed.fill(mv);
     await typed.press('Enter');
