@@ -7,7 +7,7 @@ use crate::engine::any::AnyPosition;
 use crate::engine::bot::{self, Level};
 use crate::engine::geometry::{Eight, Geometry, Ten, Twelve};
 use crate::engine::hub::Hub;
-use crate::engine::pdn::{parse_pdn, replay, replay_with, PdnGame};
+use crate::engine::pdn::{parse_pdn, replay, replay_with, write_pdn, PdnGame};
 use crate::engine::search::{DrawCounters, Limits};
 use crate::engine::{move_to_text, Game, Outcome, Position, Rules};
 use std::io::Write;
@@ -26,7 +26,7 @@ pub const USAGE: &str = "usage: dames [serve]
        dames selfplay --white LEVEL --black LEVEL --games N [--seed S] [--rules SPEC]
                       [--white-eval E] [--black-eval E] [--nodes N] [--white-nodes N]
                       [--black-nodes N] [--table-bits B] [--white-table-bits B]
-                      [--black-table-bits B] [--threads T]
+                      [--black-table-bits B] [--threads T] [--pdn FILE]
        dames tune generate --games N --out FILE [--seed S] [--nodes N] [--threads T]
        dames tune fit --data FILE... --out FILE [--epochs E] [--rate R] [--pattern-rate P] [--l2 L]
        dames bench <file.pdn>... [--positions N]
@@ -404,6 +404,7 @@ fn selfplay_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
         "white-table-bits",
         "black-table-bits",
         "threads",
+        "pdn",
     ];
     let (positional, named) = options(args, &known)?;
     if !positional.is_empty() {
@@ -445,7 +446,8 @@ fn selfplay_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
         Ok(limits)
     };
     let players = [(first, budget(first, "white")?), (second, budget(second, "black")?)];
-    let match_ = Match { players, games, seed, threads };
+    let pdn = value(&named, "pdn").map(std::path::PathBuf::from);
+    let match_ = Match { players, games, seed, threads, pdn };
     match AnyPosition::initial(rules_option(&named)?)? {
         AnyPosition::Eight(p) => match_.play(p, out),
         AnyPosition::Ten(p) => match_.play(p, out),
@@ -499,6 +501,9 @@ struct Match {
     games: u32,
     seed: u64,
     threads: usize,
+    /// A file to write the games to, in PDN, as they end (to read the
+    /// games a score comes from).
+    pdn: Option<std::path::PathBuf>,
 }
 
 /// How a game of a match ended for the first player.
@@ -513,6 +518,12 @@ impl Match {
     fn play<G: Geometry>(&self, start: Position<G>, out: &mut dyn Write) -> Result<i32, UsageError> {
         let book = openings(start, self.seed);
         let mut tally = [0u32; 3];
+        let mut pdn = match &self.pdn {
+            Some(path) => Some(std::io::BufWriter::new(
+                std::fs::File::create(path).map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))?,
+            )),
+            None => None,
+        };
         in_order(
             self.games as usize,
             self.threads,
@@ -524,6 +535,9 @@ impl Match {
                 let word = ["win", "draw", "loss"][verdict as usize];
                 let outcome = game.outcome().expect("finished");
                 let plies = game.moves().len();
+                if let Some(file) = pdn.as_mut() {
+                    self.write_game(file, i, &game, outcome)?;
+                }
                 writeln!(
                     out,
                     "game {} {} as {first_color}: {word} in {plies} plies ({outcome})",
@@ -532,6 +546,9 @@ impl Match {
                 )
             },
         )?;
+        if let Some(file) = pdn.as_mut() {
+            file.flush()?;
+        }
         let [wins, draws, losses] = tally;
         let n = self.games as f64;
         let score = (wins as f64 + draws as f64 / 2.0) / n;
@@ -556,6 +573,33 @@ impl Match {
             elo(score + margin),
         )?;
         Ok(0)
+    }
+
+    /// Game `i` as PDN, each side named by its level and its limits.
+    fn write_game<G: Geometry>(
+        &self,
+        file: &mut dyn Write,
+        i: usize,
+        game: &Game<G>,
+        outcome: Outcome,
+    ) -> std::io::Result<()> {
+        let name = |(level, limits): (Level, Limits)| {
+            format!("{level} ({}, {} nodes, table 2^{})", limits.eval.name(), limits.nodes, limits.table_bits)
+        };
+        let (first, second) = (name(self.players[0]), name(self.players[1]));
+        let (white, black) = if i.is_multiple_of(2) { (first, second) } else { (second, first) };
+        let round = (i + 1).to_string();
+        let seed = self.seed.to_string();
+        let result = outcome.pdn_result();
+        let tags = [
+            ("Event", "dames selfplay"),
+            ("Round", round.as_str()),
+            ("Seed", seed.as_str()),
+            ("White", white.as_str()),
+            ("Black", black.as_str()),
+            ("Result", result),
+        ];
+        writeln!(file, "{}", write_pdn(game, &tags, result))
     }
 
     /// Game `i`: the opening `i / 2`, the first player White when `i` is
@@ -810,6 +854,32 @@ mod tests {
         // The same games whatever the threads.
         let (_, again, _) = call(&["selfplay", "--white", "2", "--black", "1", "--games", "4", "--black-nodes", "500"]);
         assert_eq!(out, again);
+    }
+
+    #[test]
+    fn selfplay_writes_its_games_as_pdn_that_replays_to_the_same_ends() {
+        let dir = std::env::temp_dir().join(format!("dames-selfplay-pdn-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("games.pdn");
+        let path = file.to_str().unwrap();
+        let args = ["selfplay", "--white", "2", "--black", "1", "--games", "3", "--black-nodes", "500", "--pdn", path];
+        let (code, out, _) = call(&args);
+        assert_eq!(code, Some(0), "{out}");
+        let games = parse_pdn(&std::fs::read_to_string(&file).unwrap());
+        assert_eq!(games.len(), 3);
+        for (i, (pdn, line)) in games.iter().zip(out.lines()).enumerate() {
+            assert_eq!(pdn.tag("Round"), Some((i + 1).to_string().as_str()));
+            // The first player (level 2) has White in even games.
+            let level_two = if i % 2 == 0 { "White" } else { "Black" };
+            assert!(pdn.tag(level_two).unwrap().starts_with("2 (classic, "), "{:?}", pdn.tag(level_two));
+            let game = replay(pdn).unwrap();
+            let outcome = game.outcome().expect("a finished game");
+            assert_eq!(pdn.tag("Result"), Some(outcome.pdn_result()));
+            assert!(line.ends_with(&format!("in {} plies ({outcome})", game.moves().len())), "{line}");
+        }
+        let (code, _, err) = call(&["selfplay", "--white", "1", "--black", "1", "--games", "1", "--pdn", "/"]);
+        assert_eq!(code, Some(2), "a file that cannot be written is a usage error: {err}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -132,12 +132,7 @@ pub fn last_move(game: &AnyGame) -> Option<ShownMove> {
 /// The game as a PDN file, its players named after the game's kind and
 /// the player's side.
 pub fn pdn(game: &AnyGame, view: &GameView) -> String {
-    let result = match game.outcome() {
-        Some(Outcome::Win { winner: Color::White, .. }) => "2-0",
-        Some(Outcome::Win { winner: Color::Black, .. }) => "0-2",
-        Some(Outcome::Draw(_)) => "1-1",
-        None => "*",
-    };
+    let result = game.outcome().map_or("*", Outcome::pdn_result);
     let event = view_title(view);
     let date = view.day.replace('-', ".");
     let (white, black) = match (view.kind.against_computer(), view.setup.player) {

@@ -44,6 +44,18 @@ pub enum Outcome {
     Draw(DrawReason),
 }
 
+impl Outcome {
+    /// The result as PDN writes it for international draughts: two points
+    /// a win, one each a draw, from White's side.
+    pub const fn pdn_result(self) -> &'static str {
+        match self {
+            Outcome::Win { winner: Color::White, .. } => "2-0",
+            Outcome::Win { winner: Color::Black, .. } => "0-2",
+            Outcome::Draw(_) => "1-1",
+        }
+    }
+}
+
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
