@@ -164,7 +164,7 @@ impl Level {
 /// one core of the machines measured in the README. It keeps the classic
 /// evaluation: the learned one (`--eval learned`) won 59 % of 300 games
 /// against it at 100,000 nodes a move and 60 % at one and 2.5 million, but
-/// is not shown to win at `fort`'s own budget (README, "The learned
+/// only 48 % of 54 games at `fort`'s own budget (README, "The learned
 /// evaluation").
 const FORT: Limits = Limits {
     depth: 64,
