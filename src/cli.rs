@@ -506,6 +506,16 @@ struct Match {
     pdn: Option<std::path::PathBuf>,
 }
 
+/// The first player's colour in game `i` of a match: White in even games,
+/// so that each opening is played with both colours.
+fn first_players_color(i: usize) -> crate::engine::Color {
+    if i.is_multiple_of(2) {
+        crate::engine::Color::White
+    } else {
+        crate::engine::Color::Black
+    }
+}
+
 /// How a game of a match ended for the first player.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Verdict {
@@ -530,8 +540,7 @@ impl Match {
             |i| self.game(&book, i),
             |i, (verdict, game)| {
                 tally[verdict as usize] += 1;
-                let first_color =
-                    if i.is_multiple_of(2) { crate::engine::Color::White } else { crate::engine::Color::Black };
+                let first_color = first_players_color(i);
                 let word = ["win", "draw", "loss"][verdict as usize];
                 let outcome = game.outcome().expect("finished");
                 let plies = game.moves().len();
@@ -587,7 +596,10 @@ impl Match {
             format!("{level} ({}, {} nodes, table 2^{})", limits.eval.name(), limits.nodes, limits.table_bits)
         };
         let (first, second) = (name(self.players[0]), name(self.players[1]));
-        let (white, black) = if i.is_multiple_of(2) { (first, second) } else { (second, first) };
+        let (white, black) = match first_players_color(i) {
+            crate::engine::Color::White => (first, second),
+            crate::engine::Color::Black => (second, first),
+        };
         let round = (i + 1).to_string();
         let seed = self.seed.to_string();
         let result = outcome.pdn_result();
@@ -606,10 +618,9 @@ impl Match {
     /// even.
     fn game<G: Geometry>(&self, book: &[Game<G>], i: usize) -> (Verdict, Game<G>) {
         let mut game = book[(i / 2) % book.len()].clone();
-        let first_is_white = i.is_multiple_of(2);
+        let first_color = first_players_color(i);
         while !game.is_over() {
-            let white_to_move = game.turn() == crate::engine::Color::White;
-            let (_, limits) = if white_to_move == first_is_white { self.players[0] } else { self.players[1] };
+            let (_, limits) = if game.turn() == first_color { self.players[0] } else { self.players[1] };
             let result = bot::Searcher::new(&limits)
                 .with_game_history(&game)
                 .search(game.position(), DrawCounters::of(&game), &limits)
@@ -617,7 +628,6 @@ impl Match {
             let mv = bot::choose(&result, self.seed ^ i as u64, game.moves().len());
             game.play(&mv).expect("the search returns legal moves");
         }
-        let first_color = if first_is_white { crate::engine::Color::White } else { crate::engine::Color::Black };
         let verdict = match game.outcome().expect("finished") {
             Outcome::Win { winner, .. } if winner == first_color => Verdict::Win,
             Outcome::Win { .. } => Verdict::Loss,
