@@ -21,16 +21,18 @@ pub const USAGE: &str = "usage: dames [serve]
        dames perft <FEN|start> <depth> [--divide] [--rules SPEC]
        dames moves <FEN|start> [--rules SPEC]
        dames replay <file.pdn>... [--rules SPEC]
-       dames bestmove <FEN|start> [--level LEVEL | --depth D | --nodes N] [--eval E] [--seed S] [--rules SPEC]
+       dames bestmove <FEN|start> [--level LEVEL | --depth D | --nodes N] [--eval E] [--probcut 0|1]
+                      [--seed S] [--rules SPEC]
        dames hub
        dames selfplay --white LEVEL --black LEVEL --games N [--seed S] [--rules SPEC]
-                      [--white-eval E] [--black-eval E] [--nodes N] [--white-nodes N]
+                      [--white-eval E] [--black-eval E] [--probcut 0|1] [--white-probcut 0|1]
+                      [--black-probcut 0|1] [--nodes N] [--white-nodes N]
                       [--black-nodes N] [--table-bits B] [--white-table-bits B]
                       [--black-table-bits B] [--threads T] [--pdn FILE]
        dames tune generate --games N --out FILE [--seed S] [--nodes N] [--threads T]
        dames tune fit --data FILE... --out FILE [--epochs E] [--rate R] [--pattern-rate P] [--l2 L]
        dames bench <file.pdn>... [--positions N]
-       dames agreement <file.pdn>... [--positions N] [--level LEVEL] [--eval E] [--nodes N]
+       dames agreement <file.pdn>... [--positions N] [--level LEVEL] [--eval E] [--probcut 0|1] [--nodes N]
        dames bench-server
        dames cluster [--servers N] [--port P]
        dames loadtest URL --players N --seconds S [--think-ms T] [--level LEVEL] [--server-pid PID]...
@@ -39,6 +41,7 @@ LEVEL: debutant, intermediaire, fort, or a step of the electronic board's
 E: the evaluation, classic (material, kings, placement: every level's)
       or learned (weights fitted by dames tune, international only, with
       unfinished iterations kept; other rule sets fall back to classic)
+--probcut: ProbCut in the search on (1) or off (0, every level's)
 SPEC: a rule set, international (the default), english, russian or brazilian,
       then optional overrides: size=8|10|12, rows=N, first=white|black,
       men_back=0|1, flying=0|1, mandatory=0|1, majority=0|1,
@@ -260,13 +263,23 @@ pub(crate) fn required<'a>(named: &[(&str, &'a str)], name: &str) -> Result<&'a 
     value(named, name).ok_or_else(|| UsageError(format!("--{name} is required")))
 }
 
+/// The switch `--name 0|1`, when given.
+fn switch(named: &[(&str, &str)], name: &str) -> Result<Option<bool>, UsageError> {
+    match value(named, name) {
+        None => Ok(None),
+        Some("0") => Ok(Some(false)),
+        Some("1") => Ok(Some(true)),
+        Some(other) => Err(UsageError(format!("--{name} takes 0 or 1, not {other:?}"))),
+    }
+}
+
 /// The number given as `--name`, or `default`.
 pub(crate) fn number_or<T: std::str::FromStr>(named: &[(&str, &str)], name: &str, default: T) -> Result<T, UsageError> {
     value(named, name).map_or(Ok(default), |v| number(name, v))
 }
 
 fn bestmove_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
-    let (positional, named) = options(args, &["level", "depth", "nodes", "eval", "seed", "rules"])?;
+    let (positional, named) = options(args, &["level", "depth", "nodes", "eval", "probcut", "seed", "rules"])?;
     let [fen] = positional[..] else {
         return Err(UsageError("bestmove takes one FEN (or start)".into()));
     };
@@ -297,6 +310,9 @@ fn bestmove_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
     }
     if let Some(eval) = value(&named, "eval") {
         limits = limits.judged_by(eval.parse()?);
+    }
+    if let Some(probcut) = switch(&named, "probcut")? {
+        limits = Limits { probcut, ..limits };
     }
     match pos {
         AnyPosition::Eight(p) => print_bestmove(&p, &limits, seed, out),
@@ -397,6 +413,9 @@ fn selfplay_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
         "rules",
         "white-eval",
         "black-eval",
+        "probcut",
+        "white-probcut",
+        "black-probcut",
         "nodes",
         "white-nodes",
         "black-nodes",
@@ -426,6 +445,11 @@ fn selfplay_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
         let mut limits = level.limits();
         if let Some(eval) = value(&named, &format!("{side}-eval")) {
             limits = limits.judged_by(eval.parse()?);
+        }
+        // ProbCut on or off (`fort`'s search with or without it).
+        let probcut_option = format!("{side}-probcut");
+        if let Some(probcut) = switch(&named, &probcut_option)?.or(switch(&named, "probcut")?) {
+            limits = Limits { probcut, ..limits };
         }
         if let Some(nodes) = value(&named, &format!("{side}-nodes")).or(value(&named, "nodes")) {
             let nodes: u64 = number("nodes", nodes)?;
@@ -593,7 +617,8 @@ impl Match {
         outcome: Outcome,
     ) -> std::io::Result<()> {
         let name = |(level, limits): (Level, Limits)| {
-            format!("{level} ({}, {} nodes, table 2^{})", limits.eval.name(), limits.nodes, limits.table_bits)
+            let probcut = if limits.probcut { ", probcut" } else { "" };
+            format!("{level} ({}, {} nodes, table 2^{}{probcut})", limits.eval.name(), limits.nodes, limits.table_bits)
         };
         let (first, second) = (name(self.players[0]), name(self.players[1]));
         let (white, black) = match first_players_color(i) {
@@ -672,7 +697,7 @@ fn positions_of_games(files: &[&str], wanted: usize) -> Result<Vec<(Position, cr
 /// How often the bot plays the move the players of real games played, in
 /// positions where there was a choice: a rough proxy of its judgement.
 fn agreement_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
-    let (files, named) = options(args, &["positions", "level", "eval", "nodes"])?;
+    let (files, named) = options(args, &["positions", "level", "eval", "probcut", "nodes"])?;
     if files.is_empty() {
         return Err(UsageError("agreement takes PDN files to draw positions from".into()));
     }
@@ -684,6 +709,9 @@ fn agreement_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageE
     }
     if let Some(nodes) = value(&named, "nodes") {
         limits = Limits { nodes: number("nodes", nodes)?, ..limits };
+    }
+    if let Some(probcut) = switch(&named, "probcut")? {
+        limits = Limits { probcut, ..limits };
     }
     let choices: Vec<_> =
         positions_of_games(&files, wanted)?.into_iter().filter(|(p, _)| p.legal_moves().len() > 1).collect();
@@ -835,6 +863,8 @@ mod tests {
             &["selfplay", "--white", "1", "--black", "1", "--games", "2", "--threads", "0"],
             &["selfplay", "--white", "1", "--black", "1", "--games", "2", "--black-nodes", "0"],
             &["selfplay", "--white", "1", "--black", "1", "--games", "2", "--table-bits", "30"],
+            &["selfplay", "--white", "fort", "--black", "fort", "--games", "2", "--black-probcut", "yes"],
+            &["bestmove", "start", "--probcut", "2"],
             &["tune"],
             &["tune", "learn"],
             &["tune", "fit", "--out", "/tmp/x"],
@@ -899,6 +929,41 @@ mod tests {
             assert_eq!(code, Some(0));
             assert!(out.starts_with("bestmove "), "{out}");
         }
+    }
+
+    #[test]
+    fn probcut_can_be_switched_on_or_off_for_either_side() {
+        // On or off, a legal move comes out.
+        for (level, probcut) in [("fort", "1"), ("6", "0")] {
+            let args = ["bestmove", "start", "--level", level, "--nodes", "20000", "--probcut", probcut];
+            let (code, out, err) = call(&args);
+            assert_eq!(code, Some(0), "{err}");
+            assert!(out.starts_with("bestmove "), "{out}");
+        }
+        let dir = std::env::temp_dir().join(format!("dames-selfplay-probcut-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("games.pdn");
+        let path = file.to_str().unwrap();
+        let args = [
+            "selfplay",
+            "--white",
+            "2",
+            "--black",
+            "1",
+            "--games",
+            "2",
+            "--black-nodes",
+            "500",
+            "--white-probcut",
+            "1",
+            "--pdn",
+            path,
+        ];
+        assert_eq!(call(&args).0, Some(0));
+        let games = parse_pdn(&std::fs::read_to_string(&file).unwrap());
+        assert!(games[0].tag("White").unwrap().ends_with(", probcut)"), "{:?}", games[0].tag("White"));
+        assert!(!games[0].tag("Black").unwrap().contains("probcut"), "{:?}", games[0].tag("Black"));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

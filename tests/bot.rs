@@ -2,7 +2,7 @@
 
 use dames::engine::bot::{self, daily_seed, Level};
 use dames::engine::geometry::{Eight, Geometry};
-use dames::engine::search::DrawCounters;
+use dames::engine::search::{DrawCounters, Limits};
 use dames::engine::{parse_long_form, Color, Game, Move, Position, Rules};
 
 /// Plays a game where White's moves come from `white` and Black is the bot
@@ -78,10 +78,23 @@ const SHOTS: &[&str] = &[
 
 #[test]
 fn intermediaire_finds_two_move_shots() {
+    finds_two_move_shots(&Level::Intermediaire.limits());
+}
+
+/// ProbCut takes a shallow search's verdict for a deep one's: it must not
+/// hide a shot. `fort`'s search with it and a smaller budget (ProbCut
+/// starts five plies from the leaves; 200,000 nodes reach ten plies or
+/// more).
+#[test]
+fn probcut_finds_two_move_shots() {
+    finds_two_move_shots(&Limits { nodes: 200_000, probcut: true, ..Level::Fort.limits() });
+}
+
+fn finds_two_move_shots(limits: &Limits) {
     for line in SHOTS {
         let (fen, _) = line.split_once(' ').unwrap();
         let pos = Position::from_fen(fen).unwrap();
-        let result = bot::search(&pos, DrawCounters::default(), &Level::Intermediaire.limits()).unwrap();
+        let result = bot::search(&pos, DrawCounters::default(), limits).unwrap();
         // Whatever it picks must win material by force within three plies:
         // after its move, every reply, and its best answer.
         let mv = result.best_moves[0];

@@ -139,6 +139,7 @@ impl Level {
                 threat_plies: 2,
                 eval: Evaluation::Classic,
                 keep_partial: false,
+                probcut: false,
             },
             // Four plies plus captures played out: punishes a hanging piece
             // and finds two-move shots, within a few milliseconds. One
@@ -153,6 +154,7 @@ impl Level {
                 threat_plies: 1,
                 eval: Evaluation::Classic,
                 keep_partial: false,
+                probcut: false,
             },
             Level::Fort => FORT,
             Level::Ladder(step) => ladder_limits(step),
@@ -174,6 +176,8 @@ const FORT: Limits = Limits {
     threat_plies: 2,
     eval: Evaluation::Classic,
     keep_partial: false,
+    // Not shown to gain at this budget (see [`Limits::probcut`]).
+    probcut: false,
 };
 
 /// The electronic board's ladder: each step searches deeper or longer than
@@ -196,6 +200,7 @@ const fn ladder_limits(step: Step) -> Limits {
             threat_plies: 0,
             eval: Evaluation::Classic,
             keep_partial: false,
+            probcut: false,
         },
         2 => Level::Debutant.limits(),
         3 => Limits {
@@ -206,6 +211,7 @@ const fn ladder_limits(step: Step) -> Limits {
             threat_plies: 1,
             eval: Evaluation::Classic,
             keep_partial: false,
+            probcut: false,
         },
         4 => Level::Intermediaire.limits(),
         5 => Limits {
@@ -216,6 +222,7 @@ const fn ladder_limits(step: Step) -> Limits {
             threat_plies: 2,
             eval: Evaluation::Classic,
             keep_partial: false,
+            probcut: false,
         },
         6 => Limits {
             depth: 64,
@@ -225,6 +232,7 @@ const fn ladder_limits(step: Step) -> Limits {
             threat_plies: 2,
             eval: Evaluation::Classic,
             keep_partial: false,
+            probcut: false,
         },
         7 => Limits {
             depth: 64,
@@ -234,6 +242,7 @@ const fn ladder_limits(step: Step) -> Limits {
             threat_plies: 2,
             eval: Evaluation::Classic,
             keep_partial: false,
+            probcut: false,
         },
         _ => FORT,
     }
@@ -448,6 +457,7 @@ mod tests {
         assert_eq!(Level::LADDER[7].limits(), Level::Fort.limits(), "step 8 plays as fort");
         for level in Level::ALL.into_iter().chain(Level::LADDER) {
             assert_eq!((level.limits().eval, level.limits().keep_partial), (Evaluation::Classic, false), "{level}");
+            assert!(!level.limits().probcut, "{level}: ProbCut is not shown to gain yet");
         }
     }
 

@@ -1,7 +1,7 @@
 //! Alpha-beta search: negamax with principal variation search, iterative
 //! deepening, a transposition table on Zobrist keys, a quiescence search
 //! that plays out pending captures, and move ordering by hash move,
-//! capture size, killers and history.
+//! capture size, killers and history; ProbCut on request.
 //!
 //! The search is bounded by depth and by a node count, never by the clock,
 //! and starts from nothing (a fresh table) every time: the same position,
@@ -19,6 +19,13 @@ pub const WIN_THRESHOLD: i32 = WIN - 1_000;
 const INFINITY: i32 = WIN + 1;
 /// Deepest ply the search may reach, extensions and quiescence included.
 const MAX_PLY: usize = 96;
+/// ProbCut's shallow search is this many plies shallower than the node's…
+pub const PROBCUT_REDUCTION: i32 = 4;
+/// …is tried from this depth (so it searches at least one ply)…
+const PROBCUT_MIN_DEPTH: i32 = PROBCUT_REDUCTION + 1;
+/// …and must clear beta by this much (eight tenths of a man), so that a
+/// deeper search seldom disagrees.
+pub const PROBCUT_MARGIN: i32 = 80;
 
 /// How far the search may go.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -40,6 +47,15 @@ pub struct Limits {
     /// move it finished beats the move it started with: the nodes spent on
     /// it are not thrown away. (Off where replies are pinned.)
     pub keep_partial: bool,
+    /// ProbCut: a node far from the leaves that only has to tell whether it
+    /// beats beta is first searched [`PROBCUT_REDUCTION`] plies shallower
+    /// against a bar [`PROBCUT_MARGIN`] above beta, and clearing that bar
+    /// is taken as beating beta: the nodes saved on lines clearly good for
+    /// one side go deeper elsewhere (a ply or two at a million nodes). No
+    /// level uses it yet: it gained little at a million nodes a move, and
+    /// at `fort`'s budget it played the masters' move less often (README,
+    /// "Measured"); `--probcut 1` switches it on to measure it.
+    pub probcut: bool,
 }
 
 impl Limits {
@@ -154,6 +170,13 @@ impl Window {
         Window { alpha: bound, beta: bound + 1 }
     }
 
+    /// Whether the window only asks whether the score beats `alpha`: off
+    /// the principal variation, most nodes are searched so.
+    #[inline]
+    fn is_null(self) -> bool {
+        self.beta - self.alpha == 1
+    }
+
     /// The same window seen by the opponent, to search a reply in: negamax
     /// scores are from the side to move, so the bounds swap and negate.
     #[inline]
@@ -176,6 +199,7 @@ pub struct Searcher<G: Geometry = Ten> {
     root_counters: DrawCounters,
     threat_plies: u32,
     eval: Evaluation,
+    probcut: bool,
     /// Plies without progress after which the rules draw (never: `u32::MAX`).
     draw_plies: u32,
     /// The rules draw a third repetition: the search counts a second one as
@@ -203,6 +227,7 @@ impl<G: Geometry> Searcher<G> {
             root_counters: DrawCounters::default(),
             threat_plies: limits.threat_plies,
             eval: limits.eval,
+            probcut: limits.probcut,
             draw_plies: u32::MAX,
             repetition: false,
             path: [0; MAX_PLY],
@@ -370,6 +395,21 @@ impl<G: Geometry> Searcher<G> {
         }
         // A forced reply costs no depth.
         let depth = if moves.len() == 1 && ply < MAX_PLY / 2 { depth + 1 } else { depth };
+
+        if self.probcut && depth >= PROBCUT_MIN_DEPTH && window.is_null() && window.beta.abs() < WIN_THRESHOLD {
+            // Not when a capture is due: the captures are the position's
+            // whole story, and a shallow look at them proves nothing.
+            if !moves.iter().any(Move::is_capture) {
+                let bar = window.beta + PROBCUT_MARGIN;
+                let shallow = self.negamax(node, position_key, depth - PROBCUT_REDUCTION, Window::above(bar - 1));
+                if self.aborted {
+                    return 0;
+                }
+                if shallow >= bar {
+                    return shallow;
+                }
+            }
+        }
 
         let mut scores = Scores::new();
         self.score_moves(&moves, hash_move, ply, &mut scores);
@@ -794,6 +834,7 @@ mod tests {
             threat_plies: 2,
             eval: Evaluation::Classic,
             keep_partial: false,
+            probcut: false,
         }
     }
 

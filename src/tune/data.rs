@@ -80,6 +80,7 @@ impl SelfPlay {
             threat_plies: 2,
             eval: Evaluation::Classic,
             keep_partial: false,
+            probcut: false,
         };
         let mut game = Game::new(Position::start());
         let mut quiet = Vec::new();
