@@ -263,6 +263,16 @@ pub(crate) fn required<'a>(named: &[(&str, &'a str)], name: &str) -> Result<&'a 
     value(named, name).ok_or_else(|| UsageError(format!("--{name} is required")))
 }
 
+/// `limits` with the evaluation (`--eval E`) and ProbCut (`--probcut 0|1`)
+/// asked for, where they were.
+fn judged_and_cut(limits: Limits, eval: Option<&str>, probcut: Option<bool>) -> Result<Limits, UsageError> {
+    let limits = match eval {
+        Some(eval) => limits.judged_by(eval.parse()?),
+        None => limits,
+    };
+    Ok(Limits { probcut: probcut.unwrap_or(limits.probcut), ..limits })
+}
+
 /// The switch `--name 0|1`, when given.
 fn switch(named: &[(&str, &str)], name: &str) -> Result<Option<bool>, UsageError> {
     match value(named, name) {
@@ -308,12 +318,7 @@ fn bestmove_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
             _ => {}
         }
     }
-    if let Some(eval) = value(&named, "eval") {
-        limits = limits.judged_by(eval.parse()?);
-    }
-    if let Some(probcut) = switch(&named, "probcut")? {
-        limits = Limits { probcut, ..limits };
-    }
+    limits = judged_and_cut(limits, value(&named, "eval"), switch(&named, "probcut")?)?;
     match pos {
         AnyPosition::Eight(p) => print_bestmove(&p, &limits, seed, out),
         AnyPosition::Ten(p) => print_bestmove(&p, &limits, seed, out),
@@ -440,17 +445,11 @@ fn selfplay_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
     if !(1..=64).contains(&threads) {
         return Err(UsageError("--threads must be from 1 to 64".into()));
     }
-    // Each player's evaluation and node budget, when not its level's.
+    // Each player's evaluation, ProbCut and node budget, when not its level's.
     let budget = |level: Level, side: &str| -> Result<Limits, UsageError> {
-        let mut limits = level.limits();
-        if let Some(eval) = value(&named, &format!("{side}-eval")) {
-            limits = limits.judged_by(eval.parse()?);
-        }
-        // ProbCut on or off (`fort`'s search with or without it).
-        let probcut_option = format!("{side}-probcut");
-        if let Some(probcut) = switch(&named, &probcut_option)?.or(switch(&named, "probcut")?) {
-            limits = Limits { probcut, ..limits };
-        }
+        // ProbCut: the side's own switch, else the match's.
+        let probcut = switch(&named, &format!("{side}-probcut"))?.or(switch(&named, "probcut")?);
+        let mut limits = judged_and_cut(level.limits(), value(&named, &format!("{side}-eval")), probcut)?;
         if let Some(nodes) = value(&named, &format!("{side}-nodes")).or(value(&named, "nodes")) {
             let nodes: u64 = number("nodes", nodes)?;
             if nodes == 0 {
@@ -703,15 +702,9 @@ fn agreement_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageE
     }
     let wanted: usize = number_or(&named, "positions", 300)?;
     let level: Level = value(&named, "level").unwrap_or("fort").parse()?;
-    let mut limits = level.limits();
-    if let Some(eval) = value(&named, "eval") {
-        limits = limits.judged_by(eval.parse()?);
-    }
+    let mut limits = judged_and_cut(level.limits(), value(&named, "eval"), switch(&named, "probcut")?)?;
     if let Some(nodes) = value(&named, "nodes") {
         limits = Limits { nodes: number("nodes", nodes)?, ..limits };
-    }
-    if let Some(probcut) = switch(&named, "probcut")? {
-        limits = Limits { probcut, ..limits };
     }
     let choices: Vec<_> =
         positions_of_games(&files, wanted)?.into_iter().filter(|(p, _)| p.legal_moves().len() > 1).collect();
