@@ -5,6 +5,7 @@
 
 use crate::engine::any::AnyPosition;
 use crate::engine::bot::{self, Level};
+use crate::engine::endgame::{self, Verdict as TableVerdict};
 use crate::engine::geometry::{Eight, Geometry, Ten, Twelve};
 use crate::engine::hub::Hub;
 use crate::engine::pdn::{parse_pdn, replay, replay_with, write_pdn, PdnGame};
@@ -22,7 +23,7 @@ pub const USAGE: &str = "usage: dames [serve]
        dames moves <FEN|start> [--rules SPEC]
        dames replay <file.pdn>... [--rules SPEC]
        dames bestmove <FEN|start> [--level LEVEL | --depth D | --nodes N] [--eval E] [--probcut 0|1]
-                      [--seed S] [--rules SPEC]
+                      [--tables 0|1] [--seed S] [--rules SPEC]
        dames hub
        dames selfplay --white LEVEL --black LEVEL --games N [--seed S] [--rules SPEC]
                       [--white-eval E] [--black-eval E] [--probcut 0|1] [--white-probcut 0|1]
@@ -31,6 +32,7 @@ pub const USAGE: &str = "usage: dames [serve]
                       [--black-table-bits B] [--threads T] [--pdn FILE]
        dames tune generate --games N --out FILE [--seed S] [--nodes N] [--threads T]
        dames tune fit --data FILE... --out FILE [--epochs E] [--rate R] [--pattern-rate P] [--l2 L]
+       dames endgame [<FEN>] [--rules SPEC]
        dames bench <file.pdn>... [--positions N]
        dames agreement <file.pdn>... [--positions N] [--level LEVEL] [--eval E] [--probcut 0|1] [--nodes N]
        dames bench-server
@@ -42,6 +44,8 @@ E: the evaluation, classic (material, kings, placement: every level's)
       or learned (weights fitted by dames tune, international only, with
       unfinished iterations kept; other rule sets fall back to classic)
 --probcut: ProbCut in the search on (1) or off (0, every level's)
+--tables: the exact endgame tables (three pieces or fewer) used (1: fort's
+      and steps 6 to 8) or not (0: the other levels)
 SPEC: a rule set, international (the default), english, russian or brazilian,
       then optional overrides: size=8|10|12, rows=N, first=white|black,
       men_back=0|1, flying=0|1, mandatory=0|1, majority=0|1,
@@ -71,6 +75,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Option<
         "hub" => hub_command(rest),
         "selfplay" => selfplay_command(rest, out),
         "tune" => crate::tune::command(rest, out),
+        "endgame" => endgame_command(rest, out),
         "bench" => bench_command(rest, out),
         "agreement" => agreement_command(rest, out),
         #[cfg(feature = "ssr")]
@@ -154,6 +159,59 @@ fn print_perft_line(out: &mut dyn Write, depth: u32, nodes: u64, started: Instan
     let seconds = started.elapsed().as_secs_f64();
     let mnps = if seconds > 0.0 { nodes as f64 / seconds / 1e6 } else { 0.0 };
     writeln!(out, "depth {depth} nodes {nodes} time_ms {} mnps {mnps:.1}", (seconds * 1000.0).round() as u64)
+}
+
+/// The exact endgame tables of a preset's moves: with a FEN (at most three
+/// pieces), its verdict; without, what each material's table holds and how
+/// long computing them all took.
+fn endgame_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
+    let (rules, args) = take_rules(args)?;
+    match args[..] {
+        [] => {
+            let started = Instant::now();
+            let summary = match rules.size {
+                8 => endgame::table_for::<Eight>(rules).map(|t| t.summary(rules)),
+                10 => endgame::table_for::<Ten>(rules).map(|t| t.summary(rules)),
+                _ => None,
+            };
+            let Some(summary) = summary else {
+                return Err(UsageError(format!("no endgame table for {rules}: only the presets' moves have one")));
+            };
+            for m in &summary {
+                writeln!(
+                    out,
+                    "{:<6} positions {:>7} won {:>7} lost {:>7} drawn {:>7} longest_win {}",
+                    m.name, m.positions, m.won, m.lost, m.drawn, m.longest_win
+                )?;
+            }
+            writeln!(out, "computed and counted in {} ms", started.elapsed().as_millis())?;
+        }
+        [fen] => {
+            let verdict = match parse_any_position(fen, rules)? {
+                AnyPosition::Eight(p) => endgame::table_for::<Eight>(rules).map(|t| t.probe(&p)),
+                AnyPosition::Ten(p) => endgame::table_for::<Ten>(rules).map(|t| t.probe(&p)),
+                AnyPosition::Twelve(_) => None,
+            };
+            let Some(verdict) = verdict else {
+                return Err(UsageError(format!("no endgame table for {rules}: only the presets' moves have one")));
+            };
+            let Some(verdict) = verdict else {
+                return Err(UsageError(format!(
+                    "the tables hold positions of at most {} pieces, both sides on the board",
+                    endgame::MAX_PIECES
+                )));
+            };
+            let text = match verdict {
+                TableVerdict::Win(plies) => format!("win in {plies} plies"),
+                TableVerdict::Loss(0) => "lost: no move".to_string(),
+                TableVerdict::Loss(plies) => format!("loss in {plies} plies"),
+                TableVerdict::Draw => "draw".to_string(),
+            };
+            writeln!(out, "{text}")?;
+        }
+        _ => return Err(UsageError("endgame takes at most one FEN".into())),
+    }
+    Ok(0)
 }
 
 fn moves_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
@@ -289,7 +347,8 @@ pub(crate) fn number_or<T: std::str::FromStr>(named: &[(&str, &str)], name: &str
 }
 
 fn bestmove_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
-    let (positional, named) = options(args, &["level", "depth", "nodes", "eval", "probcut", "seed", "rules"])?;
+    let (positional, named) =
+        options(args, &["level", "depth", "nodes", "eval", "probcut", "tables", "seed", "rules"])?;
     let [fen] = positional[..] else {
         return Err(UsageError("bestmove takes one FEN (or start)".into()));
     };
@@ -319,6 +378,7 @@ fn bestmove_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
         }
     }
     limits = judged_and_cut(limits, value(&named, "eval"), switch(&named, "probcut")?)?;
+    limits.endgame_tables = switch(&named, "tables")?.unwrap_or(limits.endgame_tables);
     match pos {
         AnyPosition::Eight(p) => print_bestmove(&p, &limits, seed, out),
         AnyPosition::Ten(p) => print_bestmove(&p, &limits, seed, out),
@@ -858,18 +918,49 @@ mod tests {
             &["selfplay", "--white", "1", "--black", "1", "--games", "2", "--table-bits", "30"],
             &["selfplay", "--white", "fort", "--black", "fort", "--games", "2", "--black-probcut", "yes"],
             &["bestmove", "start", "--probcut", "2"],
+            &["bestmove", "start", "--tables", "yes"],
             &["tune"],
             &["tune", "learn"],
             &["tune", "fit", "--out", "/tmp/x"],
             &["tune", "fit", "--data", "/nonexistent", "--out", "/tmp/x"],
             &["tune", "generate", "--games", "0", "--out", "/tmp/x"],
             &["agreement"],
+            &["endgame", "start"],
+            &["endgame", "W:WK1:BK4", "--rules", "international,size=12"],
+            &["endgame", "W:WK1:BK4", "--rules", "english,flying=1,men_back=0"],
+            &["endgame", "W:WK1:BK4", "W:WK1:BK5"],
+            &["endgame", "W:WK1:BK1"],
+            &["endgame", "W:WK29:B", "--rules", "english"],
+            &["endgame", "W:W31,32:B1,2"],
         ] {
             let (code, out, err) = call(args);
             assert_eq!(code, Some(2), "{args:?}");
             assert!(out.is_empty(), "{args:?}");
             assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         }
+    }
+
+    #[test]
+    fn endgame_gives_a_positions_verdict_or_each_tables_counts() {
+        for (fen, rules, verdict) in [
+            ("W:WK46:BK28", "international", "win in 1 plies"),
+            // A king on 46 may only go up the long diagonal: with the
+            // other king on it, it must step into a capture.
+            ("B:WK46:BK28", "international", "win in 3 plies"),
+            ("W:WK1,K10:BK46", "international", "win in 3 plies"),
+            ("B:WK1,K10:BK46", "international", "draw"),
+            ("W:WK1,K5:BK32", "english", "win in 31 plies"),
+            ("B:W8,11:BK4", "english", "lost: no move"),
+        ] {
+            let (code, out, err) = call(&["endgame", fen, "--rules", rules]);
+            assert_eq!((code, out.trim()), (Some(0), verdict), "{fen} {rules}: {err}");
+        }
+        let (code, out, _) = call(&["endgame", "--rules", "russian"]);
+        assert_eq!(code, Some(0));
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 17, "{out}");
+        assert!(lines[0].starts_with("K-K    positions    1984 won"), "{}", lines[0]);
+        assert!(lines[16].starts_with("computed and counted in "), "{}", lines[16]);
     }
 
     #[test]

@@ -29,7 +29,9 @@ use std::str::FromStr;
 /// 1: until 2026-11-29; 2: `intermediaire` with one threat ply, captures
 /// tried as generated in quiescence. (The ladder's steps 6 to 8 changed
 /// twice on 2026-11-30 without a bump: step 8 is now `fort` itself.)
-pub const BOT_VERSION: u32 = 2;
+/// 3: `fort` plays positions of three pieces or fewer by the exact endgame
+/// tables (its other replies, and the other levels', are unchanged).
+pub const BOT_VERSION: u32 = 3;
 
 /// The bot's first moves of a game from the usual start drawn at random
 /// among the legal moves: games start differently without any opening
@@ -140,6 +142,7 @@ impl Level {
                 eval: Evaluation::Classic,
                 keep_partial: false,
                 probcut: false,
+                endgame_tables: false,
             },
             // Four plies plus captures played out: punishes a hanging piece
             // and finds two-move shots, within a few milliseconds. One
@@ -155,6 +158,7 @@ impl Level {
                 eval: Evaluation::Classic,
                 keep_partial: false,
                 probcut: false,
+                endgame_tables: false,
             },
             Level::Fort => FORT,
             Level::Ladder(step) => ladder_limits(step),
@@ -178,6 +182,8 @@ const FORT: Limits = Limits {
     keep_partial: false,
     // Not shown to gain at this budget (see [`Limits::probcut`]).
     probcut: false,
+    // Exact play with three pieces or fewer, at no cost elsewhere.
+    endgame_tables: true,
 };
 
 /// The electronic board's ladder: each step searches deeper or longer than
@@ -201,6 +207,7 @@ const fn ladder_limits(step: Step) -> Limits {
             eval: Evaluation::Classic,
             keep_partial: false,
             probcut: false,
+            endgame_tables: false,
         },
         2 => Level::Debutant.limits(),
         3 => Limits {
@@ -212,6 +219,7 @@ const fn ladder_limits(step: Step) -> Limits {
             eval: Evaluation::Classic,
             keep_partial: false,
             probcut: false,
+            endgame_tables: false,
         },
         4 => Level::Intermediaire.limits(),
         5 => Limits {
@@ -223,6 +231,7 @@ const fn ladder_limits(step: Step) -> Limits {
             eval: Evaluation::Classic,
             keep_partial: false,
             probcut: false,
+            endgame_tables: false,
         },
         6 => Limits {
             depth: 64,
@@ -233,6 +242,7 @@ const fn ladder_limits(step: Step) -> Limits {
             eval: Evaluation::Classic,
             keep_partial: false,
             probcut: false,
+            endgame_tables: true,
         },
         7 => Limits {
             depth: 64,
@@ -243,6 +253,7 @@ const fn ladder_limits(step: Step) -> Limits {
             eval: Evaluation::Classic,
             keep_partial: false,
             probcut: false,
+            endgame_tables: true,
         },
         _ => FORT,
     }
@@ -458,6 +469,10 @@ mod tests {
         for level in Level::ALL.into_iter().chain(Level::LADDER) {
             assert_eq!((level.limits().eval, level.limits().keep_partial), (Evaluation::Classic, false), "{level}");
             assert!(!level.limits().probcut, "{level}: ProbCut is not shown to gain yet");
+            // The tables from step 6 up, where the search is fort's; the
+            // daily challenge's level keeps its replies.
+            let searches_as_fort = level == Level::Fort || matches!(level, Level::Ladder(s) if s.get() >= 6);
+            assert_eq!(level.limits().endgame_tables, searches_as_fort, "{level}");
         }
     }
 

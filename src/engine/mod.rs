@@ -8,6 +8,7 @@
 pub mod any;
 mod bitboard;
 pub mod bot;
+pub mod endgame;
 pub mod eval;
 mod game;
 pub mod geometry;

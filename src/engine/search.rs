@@ -1,12 +1,14 @@
 //! Alpha-beta search: negamax with principal variation search, iterative
 //! deepening, a transposition table on Zobrist keys, a quiescence search
 //! that plays out pending captures, and move ordering by hash move,
-//! capture size, killers and history; ProbCut on request.
+//! capture size, killers and history; ProbCut on request; the exact
+//! endgame tables for positions of three pieces or fewer.
 //!
 //! The search is bounded by depth and by a node count, never by the clock,
 //! and starts from nothing (a fresh table) every time: the same position,
 //! counters and limits always give the same result, on any machine.
 
+use super::endgame::{self, EndgameTable, Verdict};
 use super::eval::{evaluate_with, Evaluation};
 use super::geometry::{Geometry, Ten, Word};
 use super::rules::MAX_DRAW_MOVES;
@@ -17,6 +19,9 @@ pub const WIN: i32 = 30_000;
 /// Scores above this are wins found by search.
 pub const WIN_THRESHOLD: i32 = WIN - 1_000;
 const INFINITY: i32 = WIN + 1;
+/// A win the endgame tables prove, less the plies it takes: above any
+/// evaluation, below the mates the search finds itself.
+pub const ENDGAME_WIN: i32 = 20_000;
 /// Deepest ply the search may reach, extensions and quiescence included.
 const MAX_PLY: usize = 96;
 /// ProbCut's shallow search is this many plies shallower than the node's…
@@ -56,6 +61,10 @@ pub struct Limits {
     /// at `fort`'s budget it played the masters' move less often (README,
     /// "Measured"); `--probcut 1` switches it on to measure it.
     pub probcut: bool,
+    /// Positions of at most three pieces are judged by the exact endgame
+    /// tables ([`super::endgame`]) instead of searched, under the presets'
+    /// move rules (other rule sets search them as before).
+    pub endgame_tables: bool,
 }
 
 impl Limits {
@@ -200,6 +209,9 @@ pub struct Searcher<G: Geometry = Ten> {
     threat_plies: u32,
     eval: Evaluation,
     probcut: bool,
+    use_endgame_tables: bool,
+    /// The endgame table for the rules of the position searched, when used.
+    endgame: Option<&'static EndgameTable<G>>,
     /// Plies without progress after which the rules draw (never: `u32::MAX`).
     draw_plies: u32,
     /// The rules draw a third repetition: the search counts a second one as
@@ -228,6 +240,8 @@ impl<G: Geometry> Searcher<G> {
             threat_plies: limits.threat_plies,
             eval: limits.eval,
             probcut: limits.probcut,
+            use_endgame_tables: limits.endgame_tables,
+            endgame: None,
             draw_plies: u32::MAX,
             repetition: false,
             path: [0; MAX_PLY],
@@ -256,6 +270,7 @@ impl<G: Geometry> Searcher<G> {
         let rules = pos.rules();
         self.draw_plies = if rules.draw_moves == 0 { u32::MAX } else { 2 * rules.draw_moves as u32 };
         self.repetition = rules.repetition;
+        self.endgame = if self.use_endgame_tables { endgame::table_for::<G>(rules) } else { None };
         let key = zobrist(pos);
         self.path[0] = key;
         let mut result =
@@ -365,6 +380,9 @@ impl<G: Geometry> Searcher<G> {
         self.path[ply] = key;
         if self.repetition && self.repeats(ply, king_only) && pos.has_legal_move() {
             return 0;
+        }
+        if let Some(score) = self.endgame_score(node) {
+            return score;
         }
 
         // The table next: a hit saves generating the moves at all. The
@@ -497,6 +515,9 @@ impl<G: Geometry> Searcher<G> {
         if let Some(score) = self.rule_draw(node) {
             return score;
         }
+        if let Some(score) = self.endgame_score(node) {
+            return score;
+        }
         if ply >= MAX_PLY - 1 {
             return evaluate_with(self.eval, pos, king_only);
         }
@@ -566,6 +587,34 @@ impl<G: Geometry> Searcher<G> {
         } else {
             None
         }
+    }
+
+    /// The endgame table's verdict on `node`, as a score: a win is worth
+    /// [`ENDGAME_WIN`] less the plies it takes, so the search heads for
+    /// the quickest. A win or loss that the draw rules would cut short
+    /// (kings alone, with too few plies left before the no-progress draw or
+    /// the move limit) counts as the draw it would be.
+    #[inline(always)]
+    fn endgame_score(&self, node: Node<G>) -> Option<i32> {
+        // Counted here, inlined, so that the many nodes with more pieces pay
+        // one test and no call.
+        if node.pos.occupied().count() > endgame::MAX_PIECES {
+            return None;
+        }
+        let verdict = self.endgame?.probe(&node.pos)?;
+        let plies = match verdict {
+            Verdict::Draw => return Some(0),
+            Verdict::Win(plies) | Verdict::Loss(plies) => plies as u32,
+        };
+        // With a man on the board, the winning line may reset the count.
+        let kings_only = node.pos.kings() == node.pos.occupied();
+        if (kings_only && node.king_only + plies >= self.draw_plies)
+            || node.ply as u32 + plies >= self.root_counters.plies_to_move_limit
+        {
+            return Some(0);
+        }
+        let score = ENDGAME_WIN - plies as i32;
+        Some(if matches!(verdict, Verdict::Win(_)) { score } else { -score })
     }
 
     /// Whether the position at `ply` (its key in `path[ply]`) stood
@@ -835,6 +884,7 @@ mod tests {
             eval: Evaluation::Classic,
             keep_partial: false,
             probcut: false,
+            endgame_tables: false,
         }
     }
 

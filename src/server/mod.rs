@@ -237,6 +237,16 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
             Err(e) => tracing::error!("balayage des scores : {e}"),
         }
     });
+    // The exact endgame tables, computed while the site already answers (a
+    // second in a release build); a search that needs one first waits.
+    // Debug builds, ten times slower, compute each when first needed.
+    if !cfg!(debug_assertions) {
+        tokio::task::spawn_blocking(|| {
+            let started = std::time::Instant::now();
+            crate::engine::endgame::compute_all();
+            tracing::info!("tables de finales prêtes en {} ms", started.elapsed().as_millis());
+        });
+    }
     tracing::info!("Dames sur http://{} (base {:?})", config.addr, config.db);
     axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
         .with_graceful_shutdown(shutdown_signal())
