@@ -348,9 +348,9 @@ fn position_at<G: Geometry>(kinds: &[Kind], mut entry: usize, rules: Rules) -> O
 }
 
 /// The table for positions played under `rules`, when their moves are a
-/// preset's (the first call for a preset computes it: a second or two for
-/// the 10×10 board in a release build; later calls wait for it, so every
-/// search sees the same table).
+/// preset's (the first call for a preset computes it, about half a second
+/// for the 10×10 board in a release build and ten times that in a debug
+/// one; calls meanwhile wait for it, so every search sees the same table).
 pub fn table_for<G: Geometry>(rules: Rules) -> Option<&'static EndgameTable<G>> {
     static TABLES: [OnceLock<Box<dyn Any + Send + Sync>>; 4] =
         [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
