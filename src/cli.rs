@@ -955,6 +955,15 @@ mod tests {
             let (code, out, err) = call(&["endgame", fen, "--rules", rules]);
             assert_eq!((code, out.trim()), (Some(0), verdict), "{fen} {rules}: {err}");
         }
+        // The search judges by the tables when asked: a win in 31 plies,
+        // far beyond 2,000 nodes, scored as such (200 men less 30 plies
+        // after the move).
+        let position = ["bestmove", "W:W30,12:BK1", "--rules", "english", "--nodes", "2000", "--tables"];
+        let (code, out, _) = call(&[&position[..], &["1"]].concat());
+        assert_eq!(code, Some(0));
+        assert!(out.contains(" score 19970 "), "{out}");
+        let (_, out, _) = call(&[&position[..], &["0"]].concat());
+        assert!(!out.contains(" score 19970 "), "{out}");
         let (code, out, _) = call(&["endgame", "--rules", "russian"]);
         assert_eq!(code, Some(0));
         let lines: Vec<&str> = out.lines().collect();
