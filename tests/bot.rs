@@ -303,6 +303,14 @@ fn the_computers_play_is_pinned_to_its_version() {
         let game = game_from(Position::<Eight>::initial(rules).unwrap(), 7, level, 60);
         assert_eq!(bot_moves(&game), pinned, "{level}'s play at {rules} changed: bump BOT_VERSION");
     }
+    // `fort` in a small ending, played by the endgame tables since version
+    // 3: White's men win in 48 plies.
+    let ending = Position::<Eight>::from_fen_with("B:W30,12:BK1", Rules::ENGLISH).unwrap();
+    assert_eq!(
+        bot_moves(&game_from(ending, 7, Level::Fort, 20)),
+        "12-8 8-3 3-7 30-25 25-21 21-17 17-13 13-9 9-6 7-10",
+        "fort's endgame play changed: bump BOT_VERSION"
+    );
 }
 
 /// The bot's moves in a game from `game_from`, in long form.
