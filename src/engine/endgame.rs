@@ -14,7 +14,7 @@
 
 use super::geometry::{Eight, Geometry, Ten};
 use super::rules::PackedRules;
-use super::{Bitboard, Color, MoveList, Position, Preset, Rules, Square};
+use super::{Bitboard, Color, MoveList, Position, Preset, Rules, Setup, Square};
 use std::any::Any;
 use std::sync::OnceLock;
 
@@ -310,8 +310,8 @@ fn index_of<G: Geometry>(pos: &Position<G>) -> usize {
 }
 
 /// The position at `entry` of the table of `kinds`, if the entry is one:
-/// distinct squares, same-kind pieces in rising order, no man on its
-/// promotion row.
+/// same-kind pieces in rising order, on distinct squares, and a position
+/// by [`Position::from_setup_with`]'s checks.
 fn position_at<G: Geometry>(kinds: &[Kind], mut entry: usize, rules: Rules) -> Option<Position<G>> {
     let squares = G::SQUARES as usize;
     let mut numbers = [0u8; MAX_PIECES as usize];
@@ -320,31 +320,25 @@ fn position_at<G: Geometry>(kinds: &[Kind], mut entry: usize, rules: Rules) -> O
         entry /= squares;
     }
     let turn = if entry == 1 { Color::Black } else { Color::White };
-    let (mut white, mut black, mut kings) = (Bitboard::<G>::EMPTY, Bitboard::<G>::EMPTY, Bitboard::<G>::EMPTY);
+    let mut setup = Setup { turn: Some(turn), ..Setup::default() };
     for (i, kind) in kinds.iter().enumerate() {
         if i > 0 && kinds[i - 1] == *kind && numbers[i - 1] >= numbers[i] {
             return None;
         }
         let square = Square::new(numbers[i])?;
-        if (white | black).contains(square) {
-            return None;
-        }
-        let promotion = match kind.color {
-            Color::White => Bitboard::WHITE_PROMOTION,
-            Color::Black => Bitboard::BLACK_PROMOTION,
-        };
-        if !kind.king && promotion.contains(square) {
-            return None;
-        }
         match kind.color {
-            Color::White => white = white.with(square),
-            Color::Black => black = black.with(square),
+            Color::White => setup.white = setup.white.with(square),
+            Color::Black => setup.black = setup.black.with(square),
         }
         if kind.king {
-            kings = kings.with(square);
+            setup.kings = setup.kings.with(square);
         }
     }
-    Some(Position { white, black, kings, turn, rules: PackedRules::of(&rules) })
+    // Two pieces of one colour on a square would merge into one.
+    if (setup.white | setup.black).count() != kinds.len() as u32 {
+        return None;
+    }
+    Position::from_setup_with(setup, rules).ok()
 }
 
 /// The table for positions played under `rules`, when their moves are a
@@ -352,25 +346,30 @@ fn position_at<G: Geometry>(kinds: &[Kind], mut entry: usize, rules: Rules) -> O
 /// for the 10×10 board in a release build and ten times that in a debug
 /// one; calls meanwhile wait for it, so every search sees the same table).
 pub fn table_for<G: Geometry>(rules: Rules) -> Option<&'static EndgameTable<G>> {
-    static TABLES: [OnceLock<Box<dyn Any + Send + Sync>>; 4] =
-        [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
-    let (i, preset) = Preset::ALL.iter().enumerate().find(|(_, p)| same_moves(p.rules(), rules))?;
-    let table = TABLES[i].get_or_init(|| match preset.rules().size {
-        8 => Box::new(EndgameTable::<Eight>::compute(preset.rules())),
-        _ => Box::new(EndgameTable::<Ten>::compute(preset.rules())),
-    });
-    table.downcast_ref::<EndgameTable<G>>()
+    let preset = Preset::ALL.into_iter().find(|p| same_moves(p.rules(), rules))?;
+    table_of(preset).downcast_ref::<EndgameTable<G>>()
 }
 
 /// Computes every preset's table now, so that no search waits for one
 /// later (the server calls it once, beside its first requests).
 pub fn compute_all() {
     for preset in Preset::ALL {
-        match preset.rules().size {
-            8 => drop(table_for::<Eight>(preset.rules())),
-            _ => drop(table_for::<Ten>(preset.rules())),
-        }
+        table_of(preset);
     }
+}
+
+/// The table of `preset`'s moves on its board, computed on the first call.
+fn table_of(preset: Preset) -> &'static (dyn Any + Send + Sync) {
+    static TABLES: [OnceLock<Box<dyn Any + Send + Sync>>; 4] =
+        [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let i = Preset::ALL.iter().position(|p| *p == preset).expect("a preset");
+    let rules = preset.rules();
+    TABLES[i]
+        .get_or_init(|| match rules.size {
+            8 => Box::new(EndgameTable::<Eight>::compute(rules)),
+            _ => Box::new(EndgameTable::<Ten>::compute(rules)),
+        })
+        .as_ref()
 }
 
 /// Whether two rule sets give every position the same moves.

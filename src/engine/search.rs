@@ -209,7 +209,6 @@ pub struct Searcher<G: Geometry = Ten> {
     threat_plies: u32,
     eval: Evaluation,
     probcut: bool,
-    use_endgame_tables: bool,
     /// The endgame table for the rules of the position searched, when used.
     endgame: Option<&'static EndgameTable<G>>,
     /// Plies without progress after which the rules draw (never: `u32::MAX`).
@@ -240,7 +239,6 @@ impl<G: Geometry> Searcher<G> {
             threat_plies: limits.threat_plies,
             eval: limits.eval,
             probcut: limits.probcut,
-            use_endgame_tables: limits.endgame_tables,
             endgame: None,
             draw_plies: u32::MAX,
             repetition: false,
@@ -270,7 +268,7 @@ impl<G: Geometry> Searcher<G> {
         let rules = pos.rules();
         self.draw_plies = if rules.draw_moves == 0 { u32::MAX } else { 2 * rules.draw_moves as u32 };
         self.repetition = rules.repetition;
-        self.endgame = if self.use_endgame_tables { endgame::table_for::<G>(rules) } else { None };
+        self.endgame = if limits.endgame_tables { endgame::table_for::<G>(rules) } else { None };
         let key = zobrist(pos);
         self.path[0] = key;
         let mut result =
@@ -597,11 +595,12 @@ impl<G: Geometry> Searcher<G> {
     #[inline(always)]
     fn endgame_score(&self, node: Node<G>) -> Option<i32> {
         // Counted here, inlined, so that the many nodes with more pieces pay
-        // one test and no call.
+        // one test and no call (and levels without tables none).
+        let table = self.endgame?;
         if node.pos.occupied().count() > endgame::MAX_PIECES {
             return None;
         }
-        let verdict = self.endgame?.probe(&node.pos)?;
+        let verdict = table.probe(&node.pos)?;
         let plies = match verdict {
             Verdict::Draw => return Some(0),
             Verdict::Win(plies) | Verdict::Loss(plies) => plies as u32,
