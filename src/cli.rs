@@ -23,18 +23,20 @@ pub const USAGE: &str = "usage: dames [serve]
        dames moves <FEN|start> [--rules SPEC]
        dames replay <file.pdn>... [--rules SPEC]
        dames bestmove <FEN|start> [--level LEVEL | --depth D | --nodes N] [--eval E] [--probcut 0|1]
-                      [--tables 0|1] [--seed S] [--rules SPEC]
+                      [--pruning 0|1] [--tables 0|1] [--seed S] [--rules SPEC]
        dames hub
        dames selfplay --white LEVEL --black LEVEL --games N [--seed S] [--rules SPEC]
                       [--white-eval E] [--black-eval E] [--probcut 0|1] [--white-probcut 0|1]
-                      [--black-probcut 0|1] [--nodes N] [--white-nodes N]
+                      [--black-probcut 0|1] [--pruning 0|1] [--white-pruning 0|1]
+                      [--black-pruning 0|1] [--nodes N] [--white-nodes N]
                       [--black-nodes N] [--table-bits B] [--white-table-bits B]
                       [--black-table-bits B] [--threads T] [--pdn FILE]
        dames tune generate --games N --out FILE [--seed S] [--nodes N] [--threads T]
        dames tune fit --data FILE... --out FILE [--epochs E] [--rate R] [--pattern-rate P] [--l2 L]
        dames endgame [<FEN>] [--rules SPEC]
        dames bench <file.pdn>... [--positions N]
-       dames agreement <file.pdn>... [--positions N] [--level LEVEL] [--eval E] [--probcut 0|1] [--nodes N]
+       dames agreement <file.pdn>... [--positions N] [--level LEVEL] [--eval E] [--probcut 0|1]
+                      [--pruning 0|1] [--nodes N]
        dames bench-server
        dames cluster [--servers N] [--port P]
        dames loadtest URL --players N --seconds S [--think-ms T] [--level LEVEL] [--server-pid PID]...
@@ -44,6 +46,8 @@ E: the evaluation, classic (material, kings, placement: every level's)
       or learned (weights fitted by dames tune, international only, with
       unfinished iterations kept; other rule sets fall back to classic)
 --probcut: ProbCut in the search on (1) or off (0, every level's)
+--pruning: frontier pruning (reverse futility, razoring) on (1: fort's and
+      step 8's) or off (0: the other levels)
 --tables: the exact endgame tables (three pieces or fewer) used (1: fort's
       and steps 6 to 8) or not (0: the other levels)
 SPEC: a rule set, international (the default), english, russian or brazilian,
@@ -321,14 +325,23 @@ pub(crate) fn required<'a>(named: &[(&str, &'a str)], name: &str) -> Result<&'a 
     value(named, name).ok_or_else(|| UsageError(format!("--{name} is required")))
 }
 
-/// `limits` with the evaluation (`--eval E`) and ProbCut (`--probcut 0|1`)
-/// asked for, where they were.
-fn judged_and_cut(limits: Limits, eval: Option<&str>, probcut: Option<bool>) -> Result<Limits, UsageError> {
+/// `limits` with the evaluation (`--eval E`), ProbCut (`--probcut 0|1`)
+/// and frontier pruning (`--pruning 0|1`) asked for, where they were.
+fn judged_and_cut(
+    limits: Limits,
+    eval: Option<&str>,
+    probcut: Option<bool>,
+    pruning: Option<bool>,
+) -> Result<Limits, UsageError> {
     let limits = match eval {
         Some(eval) => limits.judged_by(eval.parse()?),
         None => limits,
     };
-    Ok(Limits { probcut: probcut.unwrap_or(limits.probcut), ..limits })
+    Ok(Limits {
+        probcut: probcut.unwrap_or(limits.probcut),
+        frontier_pruning: pruning.unwrap_or(limits.frontier_pruning),
+        ..limits
+    })
 }
 
 /// The switch `--name 0|1`, when given.
@@ -348,7 +361,7 @@ pub(crate) fn number_or<T: std::str::FromStr>(named: &[(&str, &str)], name: &str
 
 fn bestmove_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
     let (positional, named) =
-        options(args, &["level", "depth", "nodes", "eval", "probcut", "tables", "seed", "rules"])?;
+        options(args, &["level", "depth", "nodes", "eval", "probcut", "pruning", "tables", "seed", "rules"])?;
     let [fen] = positional[..] else {
         return Err(UsageError("bestmove takes one FEN (or start)".into()));
     };
@@ -377,7 +390,7 @@ fn bestmove_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
             _ => {}
         }
     }
-    limits = judged_and_cut(limits, value(&named, "eval"), switch(&named, "probcut")?)?;
+    limits = judged_and_cut(limits, value(&named, "eval"), switch(&named, "probcut")?, switch(&named, "pruning")?)?;
     limits.endgame_tables = switch(&named, "tables")?.unwrap_or(limits.endgame_tables);
     match pos {
         AnyPosition::Eight(p) => print_bestmove(&p, &limits, seed, out),
@@ -481,6 +494,9 @@ fn selfplay_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
         "probcut",
         "white-probcut",
         "black-probcut",
+        "pruning",
+        "white-pruning",
+        "black-pruning",
         "nodes",
         "white-nodes",
         "black-nodes",
@@ -505,11 +521,12 @@ fn selfplay_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
     if !(1..=64).contains(&threads) {
         return Err(UsageError("--threads must be from 1 to 64".into()));
     }
-    // Each player's evaluation, ProbCut and node budget, when not its level's.
+    // Each player's evaluation, pruning and node budget, when not its level's.
     let budget = |level: Level, side: &str| -> Result<Limits, UsageError> {
-        // ProbCut: the side's own switch, else the match's.
+        // ProbCut and frontier pruning: the side's own switch, else the match's.
         let probcut = switch(&named, &format!("{side}-probcut"))?.or(switch(&named, "probcut")?);
-        let mut limits = judged_and_cut(level.limits(), value(&named, &format!("{side}-eval")), probcut)?;
+        let pruning = switch(&named, &format!("{side}-pruning"))?.or(switch(&named, "pruning")?);
+        let mut limits = judged_and_cut(level.limits(), value(&named, &format!("{side}-eval")), probcut, pruning)?;
         if let Some(nodes) = value(&named, &format!("{side}-nodes")).or(value(&named, "nodes")) {
             let nodes: u64 = number("nodes", nodes)?;
             if nodes == 0 {
@@ -677,7 +694,9 @@ impl Match {
     ) -> std::io::Result<()> {
         let name = |(level, limits): (Level, Limits)| {
             let probcut = if limits.probcut { ", probcut" } else { "" };
-            format!("{level} ({}, {} nodes, table 2^{}{probcut})", limits.eval.name(), limits.nodes, limits.table_bits)
+            let pruning = if limits.frontier_pruning { ", pruning" } else { "" };
+            let (eval, nodes, bits) = (limits.eval.name(), limits.nodes, limits.table_bits);
+            format!("{level} ({eval}, {nodes} nodes, table 2^{bits}{probcut}{pruning})")
         };
         let (first, second) = (name(self.players[0]), name(self.players[1]));
         let (white, black) = match first_players_color(i) {
@@ -756,13 +775,14 @@ fn positions_of_games(files: &[&str], wanted: usize) -> Result<Vec<(Position, cr
 /// How often the bot plays the move the players of real games played, in
 /// positions where there was a choice: a rough proxy of its judgement.
 fn agreement_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
-    let (files, named) = options(args, &["positions", "level", "eval", "probcut", "nodes"])?;
+    let (files, named) = options(args, &["positions", "level", "eval", "probcut", "pruning", "nodes"])?;
     if files.is_empty() {
         return Err(UsageError("agreement takes PDN files to draw positions from".into()));
     }
     let wanted: usize = number_or(&named, "positions", 300)?;
     let level: Level = value(&named, "level").unwrap_or("fort").parse()?;
-    let mut limits = judged_and_cut(level.limits(), value(&named, "eval"), switch(&named, "probcut")?)?;
+    let mut limits =
+        judged_and_cut(level.limits(), value(&named, "eval"), switch(&named, "probcut")?, switch(&named, "pruning")?)?;
     if let Some(nodes) = value(&named, "nodes") {
         limits = Limits { nodes: number("nodes", nodes)?, ..limits };
     }
@@ -918,6 +938,9 @@ mod tests {
             &["selfplay", "--white", "1", "--black", "1", "--games", "2", "--table-bits", "30"],
             &["selfplay", "--white", "fort", "--black", "fort", "--games", "2", "--black-probcut", "yes"],
             &["bestmove", "start", "--probcut", "2"],
+            &["bestmove", "start", "--pruning", "on"],
+            &["selfplay", "--white", "fort", "--black", "fort", "--games", "2", "--white-pruning", "2"],
+            &["agreement", "x.pdn", "--pruning", "-1"],
             &["bestmove", "start", "--tables", "yes"],
             &["tune"],
             &["tune", "learn"],
@@ -1025,13 +1048,15 @@ mod tests {
     }
 
     #[test]
-    fn probcut_can_be_switched_on_or_off_for_either_side() {
+    fn probcut_and_pruning_can_be_switched_on_or_off_for_either_side() {
         // On or off, a legal move comes out.
-        for (level, probcut) in [("fort", "1"), ("6", "0")] {
-            let args = ["bestmove", "start", "--level", level, "--nodes", "20000", "--probcut", probcut];
-            let (code, out, err) = call(&args);
-            assert_eq!(code, Some(0), "{err}");
-            assert!(out.starts_with("bestmove "), "{out}");
+        for (level, switch) in [("fort", "1"), ("6", "0"), ("6", "1"), ("fort", "0")] {
+            for option in ["--probcut", "--pruning"] {
+                let args = ["bestmove", "start", "--level", level, "--nodes", "20000", option, switch];
+                let (code, out, err) = call(&args);
+                assert_eq!(code, Some(0), "{err}");
+                assert!(out.starts_with("bestmove "), "{out}");
+            }
         }
         let dir = std::env::temp_dir().join(format!("dames-selfplay-probcut-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -1049,6 +1074,8 @@ mod tests {
             "500",
             "--white-probcut",
             "1",
+            "--black-pruning",
+            "1",
             "--pdn",
             path,
         ];
@@ -1056,6 +1083,8 @@ mod tests {
         let games = parse_pdn(&std::fs::read_to_string(&file).unwrap());
         assert!(games[0].tag("White").unwrap().ends_with(", probcut)"), "{:?}", games[0].tag("White"));
         assert!(!games[0].tag("Black").unwrap().contains("probcut"), "{:?}", games[0].tag("Black"));
+        assert!(games[0].tag("Black").unwrap().ends_with(", pruning)"), "{:?}", games[0].tag("Black"));
+        assert!(!games[0].tag("White").unwrap().contains("pruning"), "{:?}", games[0].tag("White"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

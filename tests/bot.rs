@@ -91,6 +91,28 @@ fn probcut_finds_two_move_shots() {
     finds_two_move_shots(&Limits { nodes: 200_000, probcut: true, ..Level::Fort.limits() });
 }
 
+/// Frontier pruning (`fort`'s since version 4) judges the last plies by
+/// the evaluation: it must not hide a shot either, and the nodes it saves
+/// must go deeper. At 200,000 nodes, from middlegame positions, the same
+/// budget completes more plies with it than without.
+#[test]
+fn frontier_pruning_finds_two_move_shots_and_searches_deeper() {
+    let pruned = Limits { nodes: 200_000, ..Level::Fort.limits() };
+    assert!(pruned.frontier_pruning, "fort prunes");
+    finds_two_move_shots(&pruned);
+    let unpruned = Limits { frontier_pruning: false, ..pruned };
+    for fen in [
+        "W:W27,28,32,33,37,38,39,42,43,48:B3,7,8,12,13,16,17,18,19,23",
+        "W:W31,32,33,34,35,36,38,41,42,45:B6,7,8,11,12,14,15,16,17,19",
+        "B:W26,27,30,31,32,34,35,36,37,38,39,40,42,43,44,45,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,21,24",
+    ] {
+        let pos = Position::from_fen(fen).unwrap();
+        let depth = |limits: &Limits| bot::search(&pos, DrawCounters::default(), limits).unwrap().depth;
+        let (with, without) = (depth(&pruned), depth(&unpruned));
+        assert!(with > without, "{fen}: {with} plies with pruning, {without} without");
+    }
+}
+
 fn finds_two_move_shots(limits: &Limits) {
     for line in SHOTS {
         let (fen, _) = line.split_once(' ').unwrap();
@@ -255,7 +277,7 @@ fn verification_reports_the_earliest_move_that_is_not_the_bots() {
 /// neither resumed nor scored) and write the new replies here.
 #[test]
 fn the_computers_play_is_pinned_to_its_version() {
-    assert_eq!(bot::BOT_VERSION, 3, "write the replies of the new version below");
+    assert_eq!(bot::BOT_VERSION, 4, "write the replies of the new version below");
     let pinned_replies = [
         (
             Level::Debutant,
@@ -298,6 +320,16 @@ fn the_computers_play_is_pinned_to_its_version() {
         bot_moves(&game),
         "19-23 23-28 17x28{22} 16x27{21} 20-24 15x24{20}",
         "fort's play changed: bump BOT_VERSION"
+    );
+    // `fort`'s search in a middlegame: its move, how deep it saw and what
+    // it judged (frontier pruning since version 4: 17 plies, 14 before).
+    let middlegame = Position::from_fen("W:W27,28,32,33,37,38,39,42,43,48:B3,7,8,12,13,16,17,18,19,23").unwrap();
+    let reply = bot::reply(&Game::new(middlegame), Level::Fort, 7).unwrap();
+    let search = reply.search.expect("a searched reply");
+    assert_eq!(
+        (reply.mv.long_form().to_string(), search.depth, search.score),
+        ("39-34".to_string(), 17, 98),
+        "fort's search changed: bump BOT_VERSION"
     );
     for (rules, level, pinned) in eight {
         let game = game_from(Position::<Eight>::initial(rules).unwrap(), 7, level, 60);

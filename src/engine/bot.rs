@@ -31,7 +31,9 @@ use std::str::FromStr;
 /// twice on 2026-11-30 without a bump: step 8 is now `fort` itself.)
 /// 3: `fort` plays positions of three pieces or fewer by the exact endgame
 /// tables (its other replies, and the other levels', are unchanged).
-pub const BOT_VERSION: u32 = 3;
+/// 4: `fort` prunes at the last plies of its search (frontier pruning):
+/// two plies deeper at the same nodes; the other levels are unchanged.
+pub const BOT_VERSION: u32 = 4;
 
 /// The bot's first moves of a game from the usual start drawn at random
 /// among the legal moves: games start differently without any opening
@@ -142,6 +144,7 @@ impl Level {
                 eval: Evaluation::Classic,
                 keep_partial: false,
                 probcut: false,
+                frontier_pruning: false,
                 endgame_tables: false,
             },
             // Four plies plus captures played out: punishes a hanging piece
@@ -158,6 +161,7 @@ impl Level {
                 eval: Evaluation::Classic,
                 keep_partial: false,
                 probcut: false,
+                frontier_pruning: false,
                 endgame_tables: false,
             },
             Level::Fort => FORT,
@@ -182,6 +186,9 @@ const FORT: Limits = Limits {
     keep_partial: false,
     // Not shown to gain at this budget (see [`Limits::probcut`]).
     probcut: false,
+    // Two plies deeper at the same nodes, and stronger for it (README,
+    // "Measured").
+    frontier_pruning: true,
     // Exact play with three pieces or fewer, at no cost elsewhere.
     endgame_tables: true,
 };
@@ -207,6 +214,7 @@ const fn ladder_limits(step: Step) -> Limits {
             eval: Evaluation::Classic,
             keep_partial: false,
             probcut: false,
+            frontier_pruning: false,
             endgame_tables: false,
         },
         2 => Level::Debutant.limits(),
@@ -219,6 +227,7 @@ const fn ladder_limits(step: Step) -> Limits {
             eval: Evaluation::Classic,
             keep_partial: false,
             probcut: false,
+            frontier_pruning: false,
             endgame_tables: false,
         },
         4 => Level::Intermediaire.limits(),
@@ -231,6 +240,7 @@ const fn ladder_limits(step: Step) -> Limits {
             eval: Evaluation::Classic,
             keep_partial: false,
             probcut: false,
+            frontier_pruning: false,
             endgame_tables: false,
         },
         6 => Limits {
@@ -242,6 +252,7 @@ const fn ladder_limits(step: Step) -> Limits {
             eval: Evaluation::Classic,
             keep_partial: false,
             probcut: false,
+            frontier_pruning: false,
             endgame_tables: true,
         },
         7 => Limits {
@@ -253,6 +264,7 @@ const fn ladder_limits(step: Step) -> Limits {
             eval: Evaluation::Classic,
             keep_partial: false,
             probcut: false,
+            frontier_pruning: false,
             endgame_tables: true,
         },
         _ => FORT,
@@ -469,6 +481,11 @@ mod tests {
         for level in Level::ALL.into_iter().chain(Level::LADDER) {
             assert_eq!((level.limits().eval, level.limits().keep_partial), (Evaluation::Classic, false), "{level}");
             assert!(!level.limits().probcut, "{level}: ProbCut is not shown to gain yet");
+            // Frontier pruning at fort's budget only (step 8): the daily
+            // challenge's level keeps its replies, and the steps below keep
+            // their measured distances.
+            let is_fort = level == Level::Fort || level == Level::LADDER[7];
+            assert_eq!(level.limits().frontier_pruning, is_fort, "{level}");
             // The tables from step 6 up, where the search is fort's; the
             // daily challenge's level keeps its replies.
             let searches_as_fort = level == Level::Fort || matches!(level, Level::Ladder(s) if s.get() >= 6);

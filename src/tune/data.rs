@@ -81,6 +81,7 @@ impl SelfPlay {
             eval: Evaluation::Classic,
             keep_partial: false,
             probcut: false,
+            frontier_pruning: false,
             endgame_tables: false,
         };
         let mut game = Game::new(Position::start());
