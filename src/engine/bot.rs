@@ -32,7 +32,8 @@ use std::str::FromStr;
 /// 3: `fort` plays positions of three pieces or fewer by the exact endgame
 /// tables (its other replies, and the other levels', are unchanged).
 /// 4: `fort` prunes at the last plies of its search (frontier pruning):
-/// two plies deeper at the same nodes; the other levels are unchanged.
+/// one to three plies deeper at the same nodes; the other levels are
+/// unchanged.
 pub const BOT_VERSION: u32 = 4;
 
 /// The bot's first moves of a game from the usual start drawn at random
@@ -171,7 +172,8 @@ impl Level {
 }
 
 /// `fort`'s budget: eight million nodes, about two thirds of a second on
-/// one core of the machines measured in the README. It keeps the classic
+/// one core of the machines measured in the README (a fifth more since its
+/// frontier pruning, which takes time at each node). It keeps the classic
 /// evaluation: the learned one (`--eval learned`) won 59 % of 300 games
 /// against it at 100,000 nodes a move and 60 % at one and 2.5 million, but
 /// only 48 % of 54 games at `fort`'s own budget (README, "The learned
@@ -186,7 +188,7 @@ const FORT: Limits = Limits {
     keep_partial: false,
     // Not shown to gain at this budget (see [`Limits::probcut`]).
     probcut: false,
-    // Two plies deeper at the same nodes, and stronger for it (README,
+    // One to three plies deeper at the same nodes, and stronger for it (README,
     // "Measured").
     frontier_pruning: true,
     // Exact play with three pieces or fewer, at no cost elsewhere.

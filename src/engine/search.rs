@@ -83,8 +83,8 @@ pub struct Limits {
     /// to [`RAZOR_DEPTH`] plies from the leaves whose evaluation falls
     /// short of alpha by a margin a ply is searched for captures and
     /// threats only, and fails low if that confirms it (razoring). The
-    /// nodes saved go deeper where the game is decided: two plies more at a
-    /// million nodes, and it beat the search without it (README,
+    /// nodes saved go deeper where the game is decided: one to three plies
+    /// more at the same nodes, and it beat the search without it (README,
     /// "Measured"). `fort`'s.
     pub frontier_pruning: bool,
     /// Positions of at most three pieces are judged by the exact endgame
