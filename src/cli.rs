@@ -26,9 +26,10 @@ pub const USAGE: &str = "usage: dames [serve]
                       [--pruning 0|1] [--tables 0|1] [--seed S] [--rules SPEC]
        dames hub
        dames selfplay --white LEVEL --black LEVEL --games N [--seed S] [--rules SPEC]
-                      [--white-eval E] [--black-eval E] [--probcut 0|1] [--white-probcut 0|1]
-                      [--black-probcut 0|1] [--pruning 0|1] [--white-pruning 0|1]
-                      [--black-pruning 0|1] [--nodes N] [--white-nodes N]
+                      [--eval E] [--white-eval E] [--black-eval E] [--probcut 0|1]
+                      [--white-probcut 0|1] [--black-probcut 0|1] [--pruning 0|1]
+                      [--white-pruning 0|1] [--black-pruning 0|1] [--tables 0|1]
+                      [--white-tables 0|1] [--black-tables 0|1] [--nodes N] [--white-nodes N]
                       [--black-nodes N] [--table-bits B] [--white-table-bits B]
                       [--black-table-bits B] [--threads T] [--pdn FILE]
        dames tune generate --games N --out FILE [--seed S] [--nodes N] [--threads T]
@@ -36,7 +37,7 @@ pub const USAGE: &str = "usage: dames [serve]
        dames endgame [<FEN>] [--rules SPEC]
        dames bench <file.pdn>... [--positions N]
        dames agreement <file.pdn>... [--positions N] [--level LEVEL] [--eval E] [--probcut 0|1]
-                      [--pruning 0|1] [--nodes N]
+                      [--pruning 0|1] [--tables 0|1] [--nodes N]
        dames bench-server
        dames cluster [--servers N] [--port P]
        dames loadtest URL --players N --seconds S [--think-ms T] [--level LEVEL] [--server-pid PID]...
@@ -325,21 +326,24 @@ pub(crate) fn required<'a>(named: &[(&str, &'a str)], name: &str) -> Result<&'a 
     value(named, name).ok_or_else(|| UsageError(format!("--{name} is required")))
 }
 
-/// `limits` with the evaluation (`--eval E`), ProbCut (`--probcut 0|1`)
-/// and frontier pruning (`--pruning 0|1`) asked for, where they were.
-fn judged_and_cut(
-    limits: Limits,
-    eval: Option<&str>,
-    probcut: Option<bool>,
-    pruning: Option<bool>,
-) -> Result<Limits, UsageError> {
-    let limits = match eval {
+/// `limits` with the evaluation (`--eval E`) and the search's switches
+/// (`--probcut`, `--pruning`, `--tables`, each `0|1`) asked for, where they
+/// were. For a side of a match (`white` or `black`), its own option
+/// (`--white-eval` …) comes before the match's (`--eval` …).
+fn with_search_options(limits: Limits, named: &[(&str, &str)], side: Option<&str>) -> Result<Limits, UsageError> {
+    let own = |name: &str| -> String {
+        side.map(|side| format!("{side}-{name}"))
+            .filter(|own| value(named, own).is_some())
+            .unwrap_or_else(|| name.to_string())
+    };
+    let limits = match value(named, &own("eval")) {
         Some(eval) => limits.judged_by(eval.parse()?),
         None => limits,
     };
     Ok(Limits {
-        probcut: probcut.unwrap_or(limits.probcut),
-        frontier_pruning: pruning.unwrap_or(limits.frontier_pruning),
+        probcut: switch(named, &own("probcut"))?.unwrap_or(limits.probcut),
+        frontier_pruning: switch(named, &own("pruning"))?.unwrap_or(limits.frontier_pruning),
+        endgame_tables: switch(named, &own("tables"))?.unwrap_or(limits.endgame_tables),
         ..limits
     })
 }
@@ -390,8 +394,7 @@ fn bestmove_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
             _ => {}
         }
     }
-    limits = judged_and_cut(limits, value(&named, "eval"), switch(&named, "probcut")?, switch(&named, "pruning")?)?;
-    limits.endgame_tables = switch(&named, "tables")?.unwrap_or(limits.endgame_tables);
+    limits = with_search_options(limits, &named, None)?;
     match pos {
         AnyPosition::Eight(p) => print_bestmove(&p, &limits, seed, out),
         AnyPosition::Ten(p) => print_bestmove(&p, &limits, seed, out),
@@ -489,6 +492,7 @@ fn selfplay_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
         "games",
         "seed",
         "rules",
+        "eval",
         "white-eval",
         "black-eval",
         "probcut",
@@ -497,6 +501,9 @@ fn selfplay_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
         "pruning",
         "white-pruning",
         "black-pruning",
+        "tables",
+        "white-tables",
+        "black-tables",
         "nodes",
         "white-nodes",
         "black-nodes",
@@ -521,12 +528,9 @@ fn selfplay_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
     if !(1..=64).contains(&threads) {
         return Err(UsageError("--threads must be from 1 to 64".into()));
     }
-    // Each player's evaluation, pruning and node budget, when not its level's.
+    // Each player's evaluation, search switches and node budget, when not its level's.
     let budget = |level: Level, side: &str| -> Result<Limits, UsageError> {
-        // ProbCut and frontier pruning: the side's own switch, else the match's.
-        let probcut = switch(&named, &format!("{side}-probcut"))?.or(switch(&named, "probcut")?);
-        let pruning = switch(&named, &format!("{side}-pruning"))?.or(switch(&named, "pruning")?);
-        let mut limits = judged_and_cut(level.limits(), value(&named, &format!("{side}-eval")), probcut, pruning)?;
+        let mut limits = with_search_options(level.limits(), &named, Some(side))?;
         if let Some(nodes) = value(&named, &format!("{side}-nodes")).or(value(&named, "nodes")) {
             let nodes: u64 = number("nodes", nodes)?;
             if nodes == 0 {
@@ -695,8 +699,9 @@ impl Match {
         let name = |(level, limits): (Level, Limits)| {
             let probcut = if limits.probcut { ", probcut" } else { "" };
             let pruning = if limits.frontier_pruning { ", pruning" } else { "" };
+            let tables = if limits.endgame_tables { ", endgame tables" } else { "" };
             let (eval, nodes, bits) = (limits.eval.name(), limits.nodes, limits.table_bits);
-            format!("{level} ({eval}, {nodes} nodes, table 2^{bits}{probcut}{pruning})")
+            format!("{level} ({eval}, {nodes} nodes, table 2^{bits}{probcut}{pruning}{tables})")
         };
         let (first, second) = (name(self.players[0]), name(self.players[1]));
         let (white, black) = match first_players_color(i) {
@@ -775,14 +780,13 @@ fn positions_of_games(files: &[&str], wanted: usize) -> Result<Vec<(Position, cr
 /// How often the bot plays the move the players of real games played, in
 /// positions where there was a choice: a rough proxy of its judgement.
 fn agreement_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
-    let (files, named) = options(args, &["positions", "level", "eval", "probcut", "pruning", "nodes"])?;
+    let (files, named) = options(args, &["positions", "level", "eval", "probcut", "pruning", "tables", "nodes"])?;
     if files.is_empty() {
         return Err(UsageError("agreement takes PDN files to draw positions from".into()));
     }
     let wanted: usize = number_or(&named, "positions", 300)?;
     let level: Level = value(&named, "level").unwrap_or("fort").parse()?;
-    let mut limits =
-        judged_and_cut(level.limits(), value(&named, "eval"), switch(&named, "probcut")?, switch(&named, "pruning")?)?;
+    let mut limits = with_search_options(level.limits(), &named, None)?;
     if let Some(nodes) = value(&named, "nodes") {
         limits = Limits { nodes: number("nodes", nodes)?, ..limits };
     }
@@ -942,6 +946,7 @@ mod tests {
             &["selfplay", "--white", "fort", "--black", "fort", "--games", "2", "--white-pruning", "2"],
             &["agreement", "x.pdn", "--pruning", "-1"],
             &["bestmove", "start", "--tables", "yes"],
+            &["selfplay", "--white", "fort", "--black", "fort", "--games", "2", "--black-tables", "on"],
             &["tune"],
             &["tune", "learn"],
             &["tune", "fit", "--out", "/tmp/x"],
@@ -1048,7 +1053,7 @@ mod tests {
     }
 
     #[test]
-    fn probcut_and_pruning_can_be_switched_on_or_off_for_either_side() {
+    fn search_switches_can_be_turned_on_or_off_for_either_side() {
         // On or off, a legal move comes out.
         for (level, switch) in [("fort", "1"), ("6", "0"), ("6", "1"), ("fort", "0")] {
             for option in ["--probcut", "--pruning"] {
@@ -1076,6 +1081,10 @@ mod tests {
             "1",
             "--black-pruning",
             "1",
+            "--tables",
+            "1",
+            "--white-tables",
+            "0",
             "--pdn",
             path,
         ];
@@ -1083,8 +1092,11 @@ mod tests {
         let games = parse_pdn(&std::fs::read_to_string(&file).unwrap());
         assert!(games[0].tag("White").unwrap().ends_with(", probcut)"), "{:?}", games[0].tag("White"));
         assert!(!games[0].tag("Black").unwrap().contains("probcut"), "{:?}", games[0].tag("Black"));
-        assert!(games[0].tag("Black").unwrap().ends_with(", pruning)"), "{:?}", games[0].tag("Black"));
+        assert!(games[0].tag("Black").unwrap().contains(", pruning"), "{:?}", games[0].tag("Black"));
         assert!(!games[0].tag("White").unwrap().contains("pruning"), "{:?}", games[0].tag("White"));
+        // The side's own switch before the match's.
+        assert!(!games[0].tag("White").unwrap().contains("tables"), "{:?}", games[0].tag("White"));
+        assert!(games[0].tag("Black").unwrap().contains(", endgame tables"), "{:?}", games[0].tag("Black"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
