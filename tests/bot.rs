@@ -113,6 +113,24 @@ fn frontier_pruning_finds_two_move_shots_and_searches_deeper() {
     }
 }
 
+#[test]
+fn the_principal_variation_survives_an_unfinished_last_iteration() {
+    // At a million nodes fort's last iteration is cut short, and its
+    // table entries overwrite the line the table alone would give: the
+    // variation read from the table was the best move alone. The line
+    // gathered as the search returns keeps it.
+    let pos = Position::from_fen("W:W27,28,32,33,37,38,39,42,43,48:B3,7,8,12,13,16,17,18,19,23").unwrap();
+    let limits = Limits { nodes: 1_000_000, ..Level::Fort.limits() };
+    let result = bot::search(&pos, DrawCounters::default(), &limits).unwrap();
+    assert_eq!(result.pv[0], result.best_moves[0]);
+    assert!(result.pv.len() >= result.depth as usize / 2, "{} moves at depth {}", result.pv.len(), result.depth);
+    let mut after = pos;
+    for mv in &result.pv {
+        assert!(after.legal_moves().contains(mv), "{mv:?} in the variation is legal");
+        after = after.play_unchecked(mv);
+    }
+}
+
 fn finds_two_move_shots(limits: &Limits) {
     for line in SHOTS {
         let (fen, _) = line.split_once(' ').unwrap();

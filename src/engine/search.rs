@@ -248,6 +248,11 @@ pub struct Searcher<G: Geometry = Ten> {
     /// Keys of the game's positions since its last man move or capture,
     /// before the root (oldest first).
     game_keys: Vec<u64>,
+    /// By ply, the best line found from the node searched there in a
+    /// window wider than null (the principal variation's nodes), gathered
+    /// as the search returns: the table alone loses it to later entries.
+    /// Stale after a null window, where nothing reads it.
+    lines: Vec<Vec<Move<G>>>,
 }
 
 impl<G: Geometry> Searcher<G> {
@@ -272,6 +277,7 @@ impl<G: Geometry> Searcher<G> {
             repetition: false,
             path: [0; MAX_PLY],
             game_keys: Vec::new(),
+            lines: vec![Vec::new(); MAX_PLY],
         }
     }
 
@@ -303,11 +309,12 @@ impl<G: Geometry> Searcher<G> {
             SearchResult { best_moves: vec![root_moves[0]], score: 0, depth: 0, nodes: 0, pv: vec![root_moves[0]] };
         let mut order: Vec<Move<G>> = root_moves.to_vec();
         for depth in 1..=limits.depth.max(1) {
-            let (mut scored, best_score) = self.root(pos, key, &order, depth as i32, limits.tie_margin);
+            let (mut scored, best_score, best_line) = self.root(pos, key, &order, depth as i32, limits.tie_margin);
             if self.aborted {
                 if limits.keep_partial {
                     if let Some(better) = better_in_unfinished(&scored, limits.tie_margin) {
-                        result = SearchResult { best_moves: vec![better.0], score: better.1, ..result };
+                        // The first of the highest, as `root` keeps its line.
+                        result = SearchResult { best_moves: vec![better.0], score: better.1, pv: best_line, ..result };
                     }
                 }
                 break;
@@ -328,22 +335,21 @@ impl<G: Geometry> Searcher<G> {
             // order they were searched.
             scored.sort_by_key(|(_, v)| std::cmp::Reverse(*v));
             order = scored.into_iter().map(|(m, _)| m).collect();
-            result = SearchResult { pv: Vec::new(), best_moves, score: best_score, depth, nodes: self.nodes };
+            result = SearchResult { pv: best_line, best_moves, score: best_score, depth, nodes: self.nodes };
             if best_score.abs() >= WIN_THRESHOLD || root_moves.len() == 1 {
                 break;
             }
         }
         result.nodes = self.nodes;
-        // Read from the table once, at the end: the best replies it holds
-        // after the best move (a last iteration cut short by the node limit
-        // may have refined some of them).
-        result.pv = self.principal_variation(pos, result.best_moves[0]);
+        debug_assert_eq!(result.pv.first(), Some(&result.best_moves[0]));
+        self.extend_from_table(pos, &mut result.pv);
         Some(result)
     }
 
     /// One iteration at the root. Every move gets a score that is exact when
     /// it lies within the tie margin of the best, so equal moves are known.
-    /// When the node limit cuts it short, the moves finished before.
+    /// When the node limit cuts it short, the moves finished before. Also
+    /// the line of the first move with the best score.
     fn root(
         &mut self,
         pos: &Position<G>,
@@ -351,9 +357,10 @@ impl<G: Geometry> Searcher<G> {
         moves: &[Move<G>],
         depth: i32,
         margin: i32,
-    ) -> (Vec<(Move<G>, i32)>, i32) {
+    ) -> (Vec<(Move<G>, i32)>, i32, Vec<Move<G>>) {
         let root = Node { pos: *pos, ply: 0, king_only: self.root_counters.king_only_plies };
         let mut best = -INFINITY;
+        let mut best_line = Vec::new();
         let mut scored = Vec::with_capacity(moves.len());
         for (i, mv) in moves.iter().enumerate() {
             let child = root.child(mv);
@@ -376,9 +383,15 @@ impl<G: Geometry> Searcher<G> {
                 break;
             }
             scored.push((*mv, score));
-            best = best.max(score);
+            if score > best {
+                best = score;
+                // A new best is exact: searched in a window open above.
+                best_line.clear();
+                best_line.push(*mv);
+                best_line.extend_from_slice(&self.lines[1]);
+            }
         }
-        (scored, best)
+        (scored, best, best_line)
     }
 
     /// The score of `node` searched `depth` plies deep, from the side to
@@ -386,6 +399,11 @@ impl<G: Geometry> Searcher<G> {
     /// position, carried down incrementally.
     fn negamax(&mut self, node: Node<G>, key: u64, depth: i32, mut window: Window) -> i32 {
         let Node { ref pos, ply, king_only } = node;
+        // A null window's line is never read: its parent keeps a line only
+        // from a child searched in a wider window.
+        if !window.is_null() {
+            self.lines[ply].clear();
+        }
         self.nodes += 1;
         if self.nodes >= self.node_limit {
             self.aborted = true;
@@ -432,19 +450,28 @@ impl<G: Geometry> Searcher<G> {
             }
         }
 
+        // Known to have no capture, the legal moves are the quiet ones: the
+        // capture test made for the pruning is not made again.
+        let mut no_capture = false;
         if self.frontier_pruning
             && depth <= REVERSE_FUTILITY_DEPTH
             && window.is_null()
             && window.beta.abs() < PROVEN_SCORE
-            && !pos.can_capture()
         {
-            if let Some(score) = self.frontier_cut(node, depth, window) {
-                return score;
+            no_capture = !pos.can_capture();
+            if no_capture {
+                if let Some(score) = self.frontier_cut(node, depth, window) {
+                    return score;
+                }
             }
         }
 
         let mut moves = MoveList::new();
-        pos.legal_moves_into(&mut moves);
+        if no_capture {
+            pos.quiet_moves_into(&mut moves);
+        } else {
+            pos.legal_moves_into(&mut moves);
+        }
         if moves.is_empty() {
             return -(WIN - ply as i32);
         }
@@ -503,6 +530,14 @@ impl<G: Geometry> Searcher<G> {
             }
             if score > window.alpha {
                 window.alpha = score;
+                if score < window.beta {
+                    // Only inside a wider window than null, where the child
+                    // searched kept its own line.
+                    let (here, below) = self.lines.split_at_mut(ply + 1);
+                    here[ply].clear();
+                    here[ply].push(mv);
+                    here[ply].extend_from_slice(&below[0]);
+                }
             }
             if window.alpha >= window.beta {
                 if !mv.is_capture() {
@@ -724,10 +759,14 @@ impl<G: Geometry> Searcher<G> {
         }));
     }
 
-    /// The best move and the table's best replies after it.
-    fn principal_variation(&self, pos: &Position<G>, first: Move<G>) -> Vec<Move<G>> {
-        let mut pv = vec![first];
-        let mut node = Node { pos: *pos, ply: 0, king_only: self.root_counters.king_only_plies }.child(&first);
+    /// `pv`, the line the search gathered from `pos`, carried on by the
+    /// table's best replies where it stops short (at a table hit, or where
+    /// a last iteration cut short found a better move), up to 16 moves.
+    fn extend_from_table(&self, pos: &Position<G>, pv: &mut Vec<Move<G>>) {
+        let mut node = Node { pos: *pos, ply: 0, king_only: self.root_counters.king_only_plies };
+        for mv in pv.iter() {
+            node = node.child(mv);
+        }
         while pv.len() < 16 {
             let key = table_key(zobrist(&node.pos), node.king_only);
             let entry = self.table[(key & self.mask) as usize];
@@ -738,7 +777,6 @@ impl<G: Geometry> Searcher<G> {
             pv.push(mv);
             node = node.child(&mv);
         }
-        pv
     }
 }
 
