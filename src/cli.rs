@@ -331,11 +331,7 @@ pub(crate) fn required<'a>(named: &[(&str, &'a str)], name: &str) -> Result<&'a 
 /// were. For a side of a match (`white` or `black`), its own option
 /// (`--white-eval` …) comes before the match's (`--eval` …).
 fn with_search_options(limits: Limits, named: &[(&str, &str)], side: Option<&str>) -> Result<Limits, UsageError> {
-    let own = |name: &str| -> String {
-        side.map(|side| format!("{side}-{name}"))
-            .filter(|own| value(named, own).is_some())
-            .unwrap_or_else(|| name.to_string())
-    };
+    let own = |name: &str| option_name(named, side, name);
     let limits = match value(named, &own("eval")) {
         Some(eval) => limits.judged_by(eval.parse()?),
         None => limits,
@@ -346,6 +342,14 @@ fn with_search_options(limits: Limits, named: &[(&str, &str)], side: Option<&str
         endgame_tables: switch(named, &own("tables"))?.unwrap_or(limits.endgame_tables),
         ..limits
     })
+}
+
+/// The option a side of a match reads for `name`: its own (`white-nodes`)
+/// when given, else the match's (`nodes`).
+fn option_name(named: &[(&str, &str)], side: Option<&str>, name: &str) -> String {
+    side.map(|side| format!("{side}-{name}"))
+        .filter(|own| value(named, own).is_some())
+        .unwrap_or_else(|| name.to_string())
 }
 
 /// The switch `--name 0|1`, when given.
@@ -531,7 +535,7 @@ fn selfplay_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
     // Each player's evaluation, search switches and node budget, when not its level's.
     let budget = |level: Level, side: &str| -> Result<Limits, UsageError> {
         let mut limits = with_search_options(level.limits(), &named, Some(side))?;
-        if let Some(nodes) = value(&named, &format!("{side}-nodes")).or(value(&named, "nodes")) {
+        if let Some(nodes) = value(&named, &option_name(&named, Some(side), "nodes")) {
             let nodes: u64 = number("nodes", nodes)?;
             if nodes == 0 {
                 return Err(UsageError("--nodes must be at least 1".into()));
@@ -540,7 +544,7 @@ fn selfplay_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
         }
         // The transposition table's size (log2 of its entries): how much a
         // budget suffers from a table it overfills.
-        if let Some(bits) = value(&named, &format!("{side}-table-bits")).or(value(&named, "table-bits")) {
+        if let Some(bits) = value(&named, &option_name(&named, Some(side), "table-bits")) {
             let table_bits: u32 = number("table-bits", bits)?;
             if !(8..=26).contains(&table_bits) {
                 return Err(UsageError("--table-bits must be from 8 to 26".into()));
