@@ -6,6 +6,7 @@
 use crate::engine::any::AnyPosition;
 use crate::engine::bot::{self, Level};
 use crate::engine::endgame::{self, Verdict as TableVerdict};
+use crate::engine::eval::{patterns::Weights, Evaluation};
 use crate::engine::geometry::{Eight, Geometry, Ten, Twelve};
 use crate::engine::hub::Hub;
 use crate::engine::pdn::{parse_pdn, replay, replay_with, write_pdn, PdnGame};
@@ -22,22 +23,27 @@ pub const USAGE: &str = "usage: dames [serve]
        dames perft <FEN|start> <depth> [--divide] [--rules SPEC]
        dames moves <FEN|start> [--rules SPEC]
        dames replay <file.pdn>... [--rules SPEC]
-       dames bestmove <FEN|start> [--level LEVEL | --depth D | --nodes N] [--eval E] [--probcut 0|1]
-                      [--pruning 0|1] [--tables 0|1] [--seed S] [--rules SPEC]
+       dames bestmove <FEN|start> [--level LEVEL | --depth D | --nodes N] [--eval E] [--weights FILE]
+                      [--probcut 0|1] [--pruning 0|1] [--tables 0|1] [--two-slot 0|1] [--seed S]
+                      [--rules SPEC]
        dames hub
        dames selfplay --white LEVEL --black LEVEL --games N [--seed S] [--rules SPEC]
-                      [--eval E] [--white-eval E] [--black-eval E] [--probcut 0|1]
+                      [--eval E] [--white-eval E] [--black-eval E] [--weights FILE]
+                      [--white-weights FILE] [--black-weights FILE] [--probcut 0|1]
                       [--white-probcut 0|1] [--black-probcut 0|1] [--pruning 0|1]
                       [--white-pruning 0|1] [--black-pruning 0|1] [--tables 0|1]
-                      [--white-tables 0|1] [--black-tables 0|1] [--nodes N] [--white-nodes N]
+                      [--white-tables 0|1] [--black-tables 0|1] [--two-slot 0|1]
+                      [--white-two-slot 0|1] [--black-two-slot 0|1] [--nodes N] [--white-nodes N]
                       [--black-nodes N] [--table-bits B] [--white-table-bits B]
                       [--black-table-bits B] [--threads T] [--pdn FILE]
-       dames tune generate --games N --out FILE [--seed S] [--nodes N] [--threads T]
+       dames tune generate --games N --out FILE [--seed S] [--nodes N] [--threads T] [--eval E]
+                      [--weights FILE] [--pruning 0|1] [--tables 0|1]
        dames tune fit --data FILE... --out FILE [--epochs E] [--rate R] [--pattern-rate P] [--l2 L]
+                      [--lambda L] [--phases 1|2]
        dames endgame [<FEN>] [--rules SPEC]
        dames bench <file.pdn>... [--positions N]
-       dames agreement <file.pdn>... [--positions N] [--level LEVEL] [--eval E] [--probcut 0|1]
-                      [--pruning 0|1] [--tables 0|1] [--nodes N]
+       dames agreement <file.pdn>... [--positions N] [--level LEVEL] [--eval E] [--weights FILE]
+                      [--probcut 0|1] [--pruning 0|1] [--tables 0|1] [--two-slot 0|1] [--nodes N]
        dames bench-server
        dames cluster [--servers N] [--port P]
        dames loadtest URL --players N --seconds S [--think-ms T] [--level LEVEL] [--server-pid PID]...
@@ -46,11 +52,17 @@ LEVEL: debutant, intermediaire, fort, or a step of the electronic board's
 E: the evaluation, classic (material, kings, placement: every level's)
       or learned (weights fitted by dames tune, international only, with
       unfinished iterations kept; other rule sets fall back to classic)
+--weights: the learned evaluation with the weights of FILE (written by
+      dames tune fit) instead of the shipped ones
+--lambda: the share of the search's score in the fit's target (0: the game
+      result alone); --phases 2: weights for the opening and the ending
 --probcut: ProbCut in the search on (1) or off (0, every level's)
 --pruning: frontier pruning (reverse futility, razoring) on (1: fort's and
       step 8's) or off (0: the other levels)
 --tables: the exact endgame tables (three pieces or fewer) used (1: fort's
       and steps 6 to 8) or not (0: the other levels)
+--two-slot: the transposition table keeps the deepest and the latest entry
+      of each slot (1: fort's and step 8's) or the latest only (0: the others)
 SPEC: a rule set, international (the default), english, russian or brazilian,
       then optional overrides: size=8|10|12, rows=N, first=white|black,
       men_back=0|1, flying=0|1, mandatory=0|1, majority=0|1,
@@ -330,18 +342,33 @@ pub(crate) fn required<'a>(named: &[(&str, &'a str)], name: &str) -> Result<&'a 
 /// (`--probcut`, `--pruning`, `--tables`, each `0|1`) asked for, where they
 /// were. For a side of a match (`white` or `black`), its own option
 /// (`--white-eval` …) comes before the match's (`--eval` …).
-fn with_search_options(limits: Limits, named: &[(&str, &str)], side: Option<&str>) -> Result<Limits, UsageError> {
+pub(crate) fn with_search_options(
+    limits: Limits,
+    named: &[(&str, &str)],
+    side: Option<&str>,
+) -> Result<Limits, UsageError> {
     let own = |name: &str| option_name(named, side, name);
-    let limits = match value(named, &own("eval")) {
-        Some(eval) => limits.judged_by(eval.parse()?),
-        None => limits,
+    let limits = match (value(named, &own("eval")), value(named, &own("weights"))) {
+        (None | Some("learned"), Some(path)) => limits.judged_by(Evaluation::Fitted(weights_file(path)?)),
+        (Some(_), Some(_)) => return Err(UsageError("--weights goes with the learned evaluation only".into())),
+        (Some(eval), None) => limits.judged_by(eval.parse()?),
+        (None, None) => limits,
     };
     Ok(Limits {
         probcut: switch(named, &own("probcut"))?.unwrap_or(limits.probcut),
         frontier_pruning: switch(named, &own("pruning"))?.unwrap_or(limits.frontier_pruning),
         endgame_tables: switch(named, &own("tables"))?.unwrap_or(limits.endgame_tables),
+        two_slot_table: switch(named, &own("two-slot"))?.unwrap_or(limits.two_slot_table),
         ..limits
     })
+}
+
+/// Learned weights from a file (`dames tune fit` writes them), kept for the
+/// rest of the run: the searches of a match borrow them.
+fn weights_file(path: &str) -> Result<&'static Weights, UsageError> {
+    let bytes = std::fs::read(path).map_err(|e| UsageError(format!("cannot read {path}: {e}")))?;
+    let weights = Weights::read(&bytes).map_err(|e| UsageError(format!("{path}: {e}")))?;
+    Ok(Box::leak(Box::new(weights)))
 }
 
 /// The option a side of a match reads for `name`: its own (`white-nodes`)
@@ -368,8 +395,10 @@ pub(crate) fn number_or<T: std::str::FromStr>(named: &[(&str, &str)], name: &str
 }
 
 fn bestmove_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
-    let (positional, named) =
-        options(args, &["level", "depth", "nodes", "eval", "probcut", "pruning", "tables", "seed", "rules"])?;
+    let (positional, named) = options(
+        args,
+        &["level", "depth", "nodes", "eval", "weights", "probcut", "pruning", "tables", "two-slot", "seed", "rules"],
+    )?;
     let [fen] = positional[..] else {
         return Err(UsageError("bestmove takes one FEN (or start)".into()));
     };
@@ -499,6 +528,9 @@ fn selfplay_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
         "eval",
         "white-eval",
         "black-eval",
+        "weights",
+        "white-weights",
+        "black-weights",
         "probcut",
         "white-probcut",
         "black-probcut",
@@ -508,6 +540,9 @@ fn selfplay_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
         "tables",
         "white-tables",
         "black-tables",
+        "two-slot",
+        "white-two-slot",
+        "black-two-slot",
         "nodes",
         "white-nodes",
         "black-nodes",
@@ -704,8 +739,9 @@ impl Match {
             let probcut = if limits.probcut { ", probcut" } else { "" };
             let pruning = if limits.frontier_pruning { ", pruning" } else { "" };
             let tables = if limits.endgame_tables { ", endgame tables" } else { "" };
+            let slots = if limits.two_slot_table { " in two slots" } else { "" };
             let (eval, nodes, bits) = (limits.eval.name(), limits.nodes, limits.table_bits);
-            format!("{level} ({eval}, {nodes} nodes, table 2^{bits}{probcut}{pruning}{tables})")
+            format!("{level} ({eval}, {nodes} nodes, table 2^{bits}{slots}{probcut}{pruning}{tables})")
         };
         let (first, second) = (name(self.players[0]), name(self.players[1]));
         let (white, black) = match first_players_color(i) {
@@ -784,7 +820,8 @@ fn positions_of_games(files: &[&str], wanted: usize) -> Result<Vec<(Position, cr
 /// How often the bot plays the move the players of real games played, in
 /// positions where there was a choice: a rough proxy of its judgement.
 fn agreement_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
-    let (files, named) = options(args, &["positions", "level", "eval", "probcut", "pruning", "tables", "nodes"])?;
+    let (files, named) =
+        options(args, &["positions", "level", "eval", "weights", "probcut", "pruning", "tables", "two-slot", "nodes"])?;
     if files.is_empty() {
         return Err(UsageError("agreement takes PDN files to draw positions from".into()));
     }
@@ -956,6 +993,14 @@ mod tests {
             &["tune", "fit", "--out", "/tmp/x"],
             &["tune", "fit", "--data", "/nonexistent", "--out", "/tmp/x"],
             &["tune", "generate", "--games", "0", "--out", "/tmp/x"],
+            &["tune", "generate", "--games", "1", "--out", "/tmp/x", "--pruning", "2"],
+            &["tune", "generate", "--games", "1", "--out", "/tmp/x", "--weights", "/nonexistent"],
+            &["tune", "fit", "--data", "/nonexistent", "--out", "/tmp/x", "--phases", "3"],
+            &["tune", "fit", "--data", "/nonexistent", "--out", "/tmp/x", "--lambda", "1.5"],
+            &["tune", "fit", "--data", "/nonexistent", "--out", "/tmp/x", "--lambda", "NaN"],
+            &["bestmove", "start", "--weights", "/nonexistent"],
+            &["bestmove", "start", "--eval", "classic", "--weights", "/nonexistent"],
+            &["selfplay", "--white", "1", "--black", "1", "--games", "2", "--black-weights", "Cargo.toml"],
             &["agreement"],
             &["endgame", "start"],
             &["endgame", "W:WK1:BK4", "--rules", "international,size=12"],
@@ -1054,6 +1099,43 @@ mod tests {
             assert_eq!(code, Some(0));
             assert!(out.starts_with("bestmove "), "{out}");
         }
+    }
+
+    #[test]
+    fn tune_makes_weights_that_the_searches_play() {
+        let dir = std::env::temp_dir().join(format!("dames-tune-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = |name: &str| dir.join(name).to_str().unwrap().to_string();
+        let (positions, phased, shipped) = (file("positions.bin"), file("phased.bin"), file("shipped.bin"));
+        let generate = ["tune", "generate", "--games", "3", "--nodes", "800", "--pruning", "1", "--out", &positions];
+        let (code, out, err) = call(&generate);
+        assert_eq!(code, Some(0), "{err}");
+        assert!(out.contains(" positions from 3 games "), "{out}");
+        let fit = ["tune", "fit", "--data", &positions, "--out", &phased, "--epochs", "25", "--lambda", "0.5"];
+        let (code, out, err) = call(&[&fit[..], &["--phases", "2"]].concat());
+        assert_eq!(code, Some(0), "{err}");
+        assert!(out.contains("validation loss"), "{out}");
+        // (Whether it has two phases depends on the epochs that beat the
+        // classic weights on so few games: the fit's own tests check that.)
+        assert!(Weights::read(&std::fs::read(&phased).unwrap()).is_ok());
+        // The fitted file plays, for either side of a match.
+        let (code, out, err) = call(&["bestmove", "start", "--nodes", "3000", "--weights", &phased]);
+        assert_eq!(code, Some(0), "{err}");
+        assert!(out.starts_with("bestmove "), "{out}");
+        let match_ = ["selfplay", "--white", "2", "--black", "2", "--games", "1", "--white-weights", &phased];
+        let (code, _, err) = call(&match_);
+        assert_eq!(code, Some(0), "{err}");
+        // The shipped weights from a file search exactly as the built-in
+        // ones: the same move, score, depth and nodes.
+        std::fs::write(&shipped, Weights::shipped().encode()).unwrap();
+        let position = "W:W27,28,32,33,37,38,39,42,43,48:B3,7,8,12,13,16,17,18,19,23";
+        let (_, from_file, _) = call(&["bestmove", position, "--nodes", "30000", "--weights", &shipped]);
+        let (_, built_in, _) = call(&["bestmove", position, "--nodes", "30000", "--eval", "learned"]);
+        let (_, classic, _) = call(&["bestmove", position, "--nodes", "30000", "--eval", "classic"]);
+        assert!(from_file.starts_with("bestmove "), "{from_file}");
+        assert_eq!(from_file, built_in);
+        assert_ne!(from_file, classic, "the learned weights judge otherwise");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

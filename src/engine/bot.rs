@@ -147,6 +147,7 @@ impl Level {
                 probcut: false,
                 frontier_pruning: false,
                 endgame_tables: false,
+                two_slot_table: false,
             },
             // Four plies plus captures played out: punishes a hanging piece
             // and finds two-move shots, within a few milliseconds. One
@@ -164,6 +165,7 @@ impl Level {
                 probcut: false,
                 frontier_pruning: false,
                 endgame_tables: false,
+                two_slot_table: false,
             },
             Level::Fort => FORT,
             Level::Ladder(step) => ladder_limits(step),
@@ -193,6 +195,8 @@ const FORT: Limits = Limits {
     frontier_pruning: true,
     // Exact play with three pieces or fewer, at no cost elsewhere.
     endgame_tables: true,
+    // Not shown to gain (README, "Measured").
+    two_slot_table: false,
 };
 
 /// The electronic board's ladder: each step searches deeper or longer than
@@ -218,6 +222,7 @@ const fn ladder_limits(step: Step) -> Limits {
             probcut: false,
             frontier_pruning: false,
             endgame_tables: false,
+            two_slot_table: false,
         },
         2 => Level::Debutant.limits(),
         3 => Limits {
@@ -231,6 +236,7 @@ const fn ladder_limits(step: Step) -> Limits {
             probcut: false,
             frontier_pruning: false,
             endgame_tables: false,
+            two_slot_table: false,
         },
         4 => Level::Intermediaire.limits(),
         5 => Limits {
@@ -244,6 +250,7 @@ const fn ladder_limits(step: Step) -> Limits {
             probcut: false,
             frontier_pruning: false,
             endgame_tables: false,
+            two_slot_table: false,
         },
         6 => Limits {
             depth: 64,
@@ -256,6 +263,7 @@ const fn ladder_limits(step: Step) -> Limits {
             probcut: false,
             frontier_pruning: false,
             endgame_tables: true,
+            two_slot_table: false,
         },
         7 => Limits {
             depth: 64,
@@ -268,6 +276,7 @@ const fn ladder_limits(step: Step) -> Limits {
             probcut: false,
             frontier_pruning: false,
             endgame_tables: true,
+            two_slot_table: false,
         },
         _ => FORT,
     }

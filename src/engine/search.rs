@@ -91,14 +91,21 @@ pub struct Limits {
     /// tables ([`super::endgame`]) instead of searched, under the presets'
     /// move rules (other rule sets search them as before).
     pub endgame_tables: bool,
+    /// The transposition table keeps two entries a slot: the deepest search
+    /// stored there and the latest. With one, every store replaces what was
+    /// there, and at `fort`'s budget (several stores per entry of the
+    /// table) the deep results of early iterations are lost to the
+    /// shallow nodes of later ones. `fort`'s; the levels whose replies are
+    /// pinned keep one.
+    pub two_slot_table: bool,
 }
 
 impl Limits {
     /// The same budget judged by `eval`: the classic evaluation as every
-    /// level plays (an unfinished iteration thrown away), the learned one
+    /// level plays (an unfinished iteration thrown away), learned weights
     /// with an unfinished iteration's better move kept.
     pub const fn judged_by(self, eval: Evaluation) -> Limits {
-        Limits { eval, keep_partial: matches!(eval, Evaluation::Learned), ..self }
+        Limits { eval, keep_partial: !matches!(eval, Evaluation::Classic), ..self }
     }
 }
 
@@ -231,6 +238,8 @@ pub struct Searcher<G: Geometry = Ten> {
     killers: [[Option<Move<G>>; 2]; MAX_PLY],
     /// Quiet moves' cut-offs by (from, to), `G::SQUARES` squared.
     history: Vec<u32>,
+    /// See [`Limits::two_slot_table`].
+    two_slot_table: bool,
     root_counters: DrawCounters,
     threat_plies: u32,
     eval: Evaluation,
@@ -267,6 +276,7 @@ impl<G: Geometry> Searcher<G> {
             aborted: false,
             killers: [[None; 2]; MAX_PLY],
             history: vec![0; squares * squares],
+            two_slot_table: limits.two_slot_table,
             root_counters: DrawCounters::default(),
             threat_plies: limits.threat_plies,
             eval: limits.eval,
@@ -434,10 +444,8 @@ impl<G: Geometry> Searcher<G> {
         // closer to the draw is not judged by an entry from farther away.
         let position_key = key;
         let key = table_key(key, king_only);
-        let slot = (key & self.mask) as usize;
-        let entry = self.table[slot];
         let mut hash_move = None;
-        if entry.key == key {
+        if let Some(entry) = self.probe(key) {
             hash_move = entry.best;
             if entry.depth as i32 >= depth {
                 let score = from_table(entry.score, ply);
@@ -560,8 +568,43 @@ impl<G: Geometry> Searcher<G> {
         } else {
             Bound::Upper
         };
-        self.table[slot] = Entry { key, best: best_move, score: to_table(best_score, ply), depth: depth as i16, bound };
+        self.store(Entry { key, best: best_move, score: to_table(best_score, ply), depth: depth as i16, bound });
         best_score
+    }
+
+    /// The table's entry for `key`, if it holds one.
+    #[inline]
+    fn probe(&self, key: u64) -> Option<Entry<G>> {
+        let slot = (key & self.mask) as usize;
+        if self.two_slot_table {
+            // The pair at an even index: the deepest entry, then the latest.
+            let deepest = self.table[slot & !1];
+            if deepest.key == key {
+                return Some(deepest);
+            }
+            let latest = self.table[slot | 1];
+            return (latest.key == key).then_some(latest);
+        }
+        let entry = self.table[slot];
+        (entry.key == key).then_some(entry)
+    }
+
+    /// Stores `entry`: in its slot, or, with two entries a slot, as the
+    /// deepest when it is at least as deep as the one there or the same
+    /// position's, else as the latest.
+    #[inline]
+    fn store(&mut self, entry: Entry<G>) {
+        let slot = (entry.key & self.mask) as usize;
+        if self.two_slot_table {
+            let deepest = &mut self.table[slot & !1];
+            if deepest.key == entry.key || entry.depth >= deepest.depth {
+                *deepest = entry;
+            } else {
+                self.table[slot | 1] = entry;
+            }
+            return;
+        }
+        self.table[slot] = entry;
     }
 
     /// Frontier pruning at `node`, `depth` plies from the leaves, with no
@@ -769,8 +812,7 @@ impl<G: Geometry> Searcher<G> {
         }
         while pv.len() < 16 {
             let key = table_key(zobrist(&node.pos), node.king_only);
-            let entry = self.table[(key & self.mask) as usize];
-            let Some(mv) = entry.best.filter(|_| entry.key == key) else { break };
+            let Some(mv) = self.probe(key).and_then(|entry| entry.best) else { break };
             if !node.pos.legal_moves().contains(&mv) {
                 break;
             }
@@ -989,7 +1031,31 @@ mod tests {
             probcut: false,
             frontier_pruning: false,
             endgame_tables: false,
+            two_slot_table: false,
         }
+    }
+
+    #[test]
+    fn two_slots_keep_the_deepest_entry_beside_the_latest() {
+        // Three positions whose keys share a pair of slots: a deep result,
+        // then two shallower ones. One entry a slot keeps only the last;
+        // two keep the deep one and the last.
+        let entry = |key: u64, depth: i16| Entry::<Ten> { key, best: None, score: 7, depth, bound: Bound::Exact };
+        let (deep, shallow, latest) = (0x100 << 8, 0x200 << 8, (0x300 << 8) | 1);
+        let mut one = Searcher::<Ten>::new(&Limits { table_bits: 8, ..classic_budget(1) });
+        let mut two = Searcher::<Ten>::new(&Limits { table_bits: 8, two_slot_table: true, ..classic_budget(1) });
+        for searcher in [&mut one, &mut two] {
+            searcher.store(entry(deep, 9));
+            searcher.store(entry(shallow, 2));
+            searcher.store(entry(latest, 3));
+        }
+        assert!(one.probe(deep).is_none() && one.probe(shallow).is_some() && one.probe(latest).is_some());
+        assert_eq!(two.probe(deep).map(|e| e.depth), Some(9), "the deepest stays");
+        assert!(two.probe(shallow).is_none(), "the latest replaced it");
+        assert_eq!(two.probe(latest).map(|e| e.depth), Some(3));
+        // The same position stored again, shallower, replaces its own deep entry.
+        two.store(entry(deep, 4));
+        assert_eq!(two.probe(deep).map(|e| e.depth), Some(4));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Training positions for the learned evaluation: self-play games of
 //! international draughts, their quiet positions labelled by how the game
-//! ended, and the binary file that holds them.
+//! ended and by the score the player's search gave them, and the binary
+//! file that holds them.
 
 use crate::cli::in_order;
 use crate::engine::bot;
@@ -12,19 +13,30 @@ use rand_pcg::Pcg32;
 use std::io::{self, Read, Write};
 
 /// What a positions file starts with; the number is its format's version.
-const MAGIC: &[u8; 8] = b"DAMESPS1";
+const MAGIC: &[u8; 8] = b"DAMESPS2";
+/// The first version's header: its records have no score.
+const MAGIC_V1: &[u8; 8] = b"DAMESPS1";
 /// One record: the game's number (u32), White's, Black's and the kings'
-/// bits (u64 each, the 10×10 layout), the side to move (0 White, 1 Black)
-/// and the result (0 Black won, 1 draw, 2 White won), little-endian.
-const RECORD_BYTES: usize = 4 + 3 * 8 + 2;
+/// bits (u64 each, the 10×10 layout), the side to move (0 White, 1 Black),
+/// the result (0 Black won, 1 draw, 2 White won) and the search's score
+/// for White (i16, hundredths of a man), little-endian. The first version
+/// stops before the score.
+const RECORD_BYTES: usize = 4 + 3 * 8 + 2 + 2;
+const RECORD_BYTES_V1: usize = RECORD_BYTES - 2;
 
-/// A quiet position of a self-play game and how that game ended.
+/// A quiet position of a self-play game, how that game ended, and what the
+/// search that played from it thought of it.
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub struct Sample {
     pub game: u32,
     pub position: Position,
     /// White's result: 1 a win, ½ a draw, 0 a loss.
     pub white_result: f32,
+    /// The score of the search that chose the move there, for White, in
+    /// hundredths of a man: a far less noisy label than the result, which
+    /// one blunder later in the game decides. `None` in files of the first
+    /// version.
+    pub white_score: Option<i16>,
 }
 
 /// How the games are played.
@@ -35,6 +47,12 @@ pub struct SelfPlay {
     /// Each move's search budget.
     pub nodes: u64,
     pub threads: usize,
+    /// How both sides judge positions.
+    pub eval: Evaluation,
+    /// `fort`'s frontier pruning and endgame tables (off for the shipped
+    /// weights' games).
+    pub pruning: bool,
+    pub tables: bool,
 }
 
 /// Plies played at random from the start: at least this many…
@@ -43,6 +61,12 @@ const RANDOM_PLIES_MIN: u64 = 4;
 const RANDOM_PLIES_SPREAD: u64 = 5;
 
 impl SelfPlay {
+    /// Games as the shipped weights' were played: the classic evaluation,
+    /// no pruning, no tables.
+    pub fn classic(games: u32, seed: u64, nodes: u64, threads: usize) -> SelfPlay {
+        SelfPlay { games, seed, nodes, threads, eval: Evaluation::Classic, pruning: false, tables: false }
+    }
+
     /// Plays the games on `threads` threads and returns their samples in
     /// game order: the same whatever the number of threads.
     pub fn run(&self, progress: &mut dyn Write) -> Vec<Sample> {
@@ -64,10 +88,10 @@ impl SelfPlay {
         samples
     }
 
-    /// Game `g`: random opening plies, then both sides searching with the
-    /// classic evaluation. Keeps the positions after the random plies where
-    /// neither side can capture (the evaluation is only asked about quiet
-    /// positions).
+    /// Game `g`: random opening plies, then both sides searching with
+    /// `eval`. Keeps the positions after the random plies where neither
+    /// side can capture (the evaluation is only asked about quiet
+    /// positions), each with the score its search found.
     fn game(&self, g: u32) -> Vec<Sample> {
         let game_seed = self.seed ^ (g as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let mut rng = Pcg32::new(game_seed, 0x0a02_bdbf_7bb3_c0a7);
@@ -78,11 +102,12 @@ impl SelfPlay {
             tie_margin: 0,
             table_bits: 16,
             threat_plies: 2,
-            eval: Evaluation::Classic,
+            eval: self.eval,
             keep_partial: false,
             probcut: false,
-            frontier_pruning: false,
-            endgame_tables: false,
+            frontier_pruning: self.pruning,
+            endgame_tables: self.tables,
+            two_slot_table: false,
         };
         let mut game = Game::new(Position::start());
         let mut quiet = Vec::new();
@@ -93,13 +118,14 @@ impl SelfPlay {
                 moves[rng.next_u32() as usize % moves.len()]
             } else {
                 let pos = *game.position();
-                if !pos.can_capture() && !pos.with_turn(!pos.turn()).can_capture() {
-                    quiet.push(pos);
-                }
                 let result = Searcher::new(&limits)
                     .with_game_history(&game)
                     .search(game.position(), DrawCounters::of(&game), &limits)
                     .expect("a game not over has a move");
+                if !pos.can_capture() && !pos.with_turn(!pos.turn()).can_capture() {
+                    let score = result.score.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
+                    quiet.push((pos, if pos.turn() == Color::White { score } else { -score }));
+                }
                 bot::choose(&result, game_seed, ply as usize)
             };
             game.play(&mv).expect("legal");
@@ -109,11 +135,15 @@ impl SelfPlay {
             Outcome::Win { .. } => 0.0,
             Outcome::Draw(_) => 0.5,
         };
-        quiet.into_iter().map(|position| Sample { game: g, position, white_result }).collect()
+        quiet
+            .into_iter()
+            .map(|(position, score)| Sample { game: g, position, white_result, white_score: Some(score) })
+            .collect()
     }
 }
 
-/// Writes `samples` in the positions file format.
+/// Writes `samples` in the positions file format (a sample without a
+/// score gets 0).
 pub fn write_samples(samples: &[Sample], out: &mut dyn Write) -> io::Result<()> {
     out.write_all(MAGIC)?;
     for s in samples {
@@ -125,20 +155,25 @@ pub fn write_samples(samples: &[Sample], out: &mut dyn Write) -> io::Result<()> 
         record[20..28].copy_from_slice(&setup.kings.bits().to_le_bytes());
         record[28] = (s.position.turn() == Color::Black) as u8;
         record[29] = (s.white_result * 2.0).round() as u8;
+        record[30..32].copy_from_slice(&s.white_score.unwrap_or(0).to_le_bytes());
         out.write_all(&record)?;
     }
     Ok(())
 }
 
-/// Reads a positions file, checking every record.
+/// Reads a positions file of either version, checking every record.
 pub fn read_samples(input: &mut dyn Read) -> Result<Vec<Sample>, String> {
     let mut bytes = Vec::new();
     input.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
-    let body = bytes.strip_prefix(MAGIC.as_slice()).ok_or("not a positions file (no DAMESPS1 header)")?;
-    if body.len() % RECORD_BYTES != 0 {
+    let (body, record_bytes) = match (bytes.strip_prefix(MAGIC.as_slice()), bytes.strip_prefix(MAGIC_V1.as_slice())) {
+        (Some(body), _) => (body, RECORD_BYTES),
+        (None, Some(body)) => (body, RECORD_BYTES_V1),
+        (None, None) => return Err("not a positions file (no DAMESPS2 or DAMESPS1 header)".into()),
+    };
+    if body.len() % record_bytes != 0 {
         return Err(format!("positions file cut short ({} bytes after the header)", body.len()));
     }
-    body.chunks(RECORD_BYTES)
+    body.chunks(record_bytes)
         .enumerate()
         .map(|(i, r)| {
             let word = |at: usize| u64::from_le_bytes(r[at..at + 8].try_into().expect("8 bytes"));
@@ -154,7 +189,8 @@ pub fn read_samples(input: &mut dyn Read) -> Result<Vec<Sample>, String> {
                 return Err(format!("record {i}: result {}", r[29]));
             }
             let game = u32::from_le_bytes(r[0..4].try_into().expect("4 bytes"));
-            Ok(Sample { game, position, white_result: r[29] as f32 / 2.0 })
+            let white_score = (record_bytes == RECORD_BYTES).then(|| i16::from_le_bytes([r[30], r[31]]));
+            Ok(Sample { game, position, white_result: r[29] as f32 / 2.0, white_score })
         })
         .collect()
 }
@@ -165,8 +201,8 @@ mod tests {
 
     #[test]
     fn games_give_quiet_labelled_positions_whatever_the_threads() {
-        let one = SelfPlay { games: 3, seed: 5, nodes: 2_000, threads: 1 }.run(&mut io::sink());
-        let two = SelfPlay { games: 3, seed: 5, nodes: 2_000, threads: 2 }.run(&mut io::sink());
+        let one = SelfPlay::classic(3, 5, 2_000, 1).run(&mut io::sink());
+        let two = SelfPlay::classic(3, 5, 2_000, 2).run(&mut io::sink());
         assert_eq!(one, two);
         assert!(one.len() > 30, "{} samples", one.len());
         for s in &one {
@@ -174,11 +210,27 @@ mod tests {
             assert!([0.0, 0.5, 1.0].contains(&s.white_result));
         }
         assert_eq!(one.iter().map(|s| s.game).max(), Some(2));
+        // The scores are White's: the winner's side mostly scores above 0
+        // late in the game, whichever side is to move.
+        for game in 0..3 {
+            let last = one.iter().rev().find(|s| s.game == game).unwrap();
+            let score = last.white_score.unwrap() as f32;
+            if last.white_result != 0.5 {
+                assert_eq!(score > 0.0, last.white_result == 1.0, "game {game}: score {score}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_search_switches_change_the_games() {
+        let plain = SelfPlay::classic(1, 5, 3_000, 1).run(&mut io::sink());
+        let pruned = SelfPlay { pruning: true, ..SelfPlay::classic(1, 5, 3_000, 1) }.run(&mut io::sink());
+        assert_ne!(plain, pruned);
     }
 
     #[test]
     fn the_file_round_trips_and_bad_files_are_refused() {
-        let samples = SelfPlay { games: 1, seed: 9, nodes: 1_000, threads: 1 }.run(&mut io::sink());
+        let samples = SelfPlay::classic(1, 9, 1_000, 1).run(&mut io::sink());
         let mut bytes = Vec::new();
         write_samples(&samples, &mut bytes).unwrap();
         assert_eq!(read_samples(&mut bytes.as_slice()).unwrap(), samples);
@@ -187,5 +239,12 @@ mod tests {
         let mut bad = bytes.clone();
         bad[MAGIC.len() + 28] = 7;
         assert!(read_samples(&mut bad.as_slice()).unwrap_err().contains("side to move"));
+        // A file of the first version: the same records without the score.
+        let mut v1 = MAGIC_V1.to_vec();
+        for record in bytes[MAGIC.len()..].chunks(RECORD_BYTES) {
+            v1.extend_from_slice(&record[..RECORD_BYTES_V1]);
+        }
+        let unscored: Vec<Sample> = samples.iter().map(|s| Sample { white_score: None, ..*s }).collect();
+        assert_eq!(read_samples(&mut v1.as_slice()).unwrap(), unscored);
     }
 }

@@ -1,21 +1,27 @@
 //! Fitting the learned evaluation's weights to game results: logistic
 //! regression of the result on the evaluation (Texel's method), by full-batch
-//! Adam, with the classic evaluation's scale kept.
+//! Adam, with the classic evaluation's scale kept. The target may blend the
+//! result with the score the player's search gave the position.
 //!
 //! Every step is deterministic (one thread, a fixed order), so the same
 //! positions file gives the same weights.
 
 use super::data::Sample;
-use crate::engine::eval::patterns::{self, Weights, STATES, TABLES};
+use crate::engine::eval::patterns::{self, Weights, FULL_BOARD, PHASES, STATES, TABLES};
 use crate::engine::eval::{classic_weights, Terms, TERMS};
 use std::io::Write;
 
 /// A sample as the fit reads it: its terms (White less Black), the pattern
-/// states it adds and subtracts, and White's result.
+/// states it adds and subtracts, its share of the opening's weights, White's
+/// result and the search's score.
 struct Row {
     terms: [f32; TERMS],
     states: [(u16, u16); TABLES],
+    /// The opening's share in the blend of the phases (0 to 1), as the
+    /// evaluation computes it from the pieces on the board.
+    opening: f64,
     result: f32,
+    score: Option<i16>,
 }
 
 impl Row {
@@ -25,47 +31,98 @@ impl Row {
         let white = pos.men(crate::engine::Color::White).bits();
         let black = pos.men(crate::engine::Color::Black).bits();
         let states = patterns::indices(white, black).map(|(a, b)| (a as u16, b as u16));
-        Row { terms, states, result: sample.white_result }
+        let opening = patterns::opening_share(pos.occupied().count()) as f64 / FULL_BOARD as f64;
+        Row { terms, states, opening, result: sample.white_result, score: sample.white_score }
+    }
+
+    /// What the fit aims at: the result, blended with the expected result
+    /// of the search's score by `lambda` (0: the result alone).
+    fn target(&self, lambda: f64, scale: f64) -> f64 {
+        match self.score {
+            Some(score) => lambda * expected(score as f64, scale) + (1.0 - lambda) * self.result as f64,
+            None => self.result as f64,
+        }
+    }
+
+    /// Each phase's share of the row's score: all of it with one phase.
+    fn shares(&self, phases: usize) -> [f64; PHASES] {
+        if phases == 1 {
+            [1.0, 0.0]
+        } else {
+            [self.opening, 1.0 - self.opening]
+        }
     }
 }
 
-/// The weights being fitted, as floats.
+/// A phase's weights: the terms', then the tables' one after the other.
+const PARAMETERS: usize = TERMS + TABLES * STATES;
+
+/// The weights being fitted, as floats: [`PARAMETERS`] for each phase.
 #[derive(Clone)]
 struct Model {
-    terms: [f64; TERMS],
-    tables: Vec<f64>,
+    phases: usize,
+    weights: Vec<f64>,
 }
 
 impl Model {
-    fn classic() -> Model {
-        Model { terms: classic_weights(true).map(|w| w as f64), tables: vec![0.0; TABLES * STATES] }
+    fn classic(phases: usize) -> Model {
+        let mut weights = vec![0.0; phases * PARAMETERS];
+        for phase in weights.chunks_mut(PARAMETERS) {
+            for (w, classic) in phase.iter_mut().zip(classic_weights(true)) {
+                *w = classic as f64;
+            }
+        }
+        Model { phases, weights }
     }
 
     /// White's score of a row, in hundredths of a man.
     fn score(&self, row: &Row) -> f64 {
-        let mut score: f64 = row.terms.iter().zip(&self.terms).map(|(t, w)| *t as f64 * w).sum();
+        if self.phases == 1 {
+            return self.phase_score(row, 0);
+        }
+        let [opening, ending] = row.shares(self.phases);
+        self.phase_score(row, 0) * opening + self.phase_score(row, 1) * ending
+    }
+
+    /// The score of a row by one phase's weights.
+    fn phase_score(&self, row: &Row, phase: usize) -> f64 {
+        let weights = &self.weights[phase * PARAMETERS..(phase + 1) * PARAMETERS];
+        let (terms, tables) = weights.split_at(TERMS);
+        let mut score: f64 = row.terms.iter().zip(terms).map(|(t, w)| *t as f64 * w).sum();
         for (table, (own, mirrored)) in row.states.iter().enumerate() {
-            score += self.tables[table * STATES + *own as usize] - self.tables[table * STATES + *mirrored as usize];
+            score += tables[table * STATES + *own as usize] - tables[table * STATES + *mirrored as usize];
         }
         score
     }
 
-    /// The weights rounded as the build ships them.
+    /// The weights rounded as the build ships them (one phase: the same
+    /// values for both).
     fn rounded(&self) -> Weights {
-        let mut weights = Weights { terms: self.terms.map(|w| w.round() as i32), tables: [[0; STATES]; TABLES] };
-        for (table, shipped) in weights.tables.iter_mut().enumerate() {
-            for (state, w) in shipped.iter_mut().enumerate() {
-                *w = self.tables[table * STATES + state].round().clamp(i16::MIN as f64, i16::MAX as f64) as i16;
+        let mut weights = Weights::zero();
+        let tables = weights.tables.to_mut();
+        for phase in 0..PHASES {
+            let fitted = &self.weights[phase.min(self.phases - 1) * PARAMETERS..];
+            for (t, values) in weights.terms.iter_mut().enumerate() {
+                values[phase] = fitted[t].round() as i32;
+            }
+            for (values, w) in tables.iter_mut().zip(&fitted[TERMS..TERMS + TABLES * STATES]) {
+                values[phase] = w.round().clamp(i16::MIN as f64, i16::MAX as f64) as i16;
             }
         }
         weights
     }
 
-    fn from_weights(weights: &Weights) -> Model {
-        Model {
-            terms: weights.terms.map(|w| w as f64),
-            tables: weights.tables.iter().flatten().map(|w| *w as f64).collect(),
+    fn from_weights(weights: &Weights, phases: usize) -> Model {
+        let mut model = Model { phases, weights: vec![0.0; phases * PARAMETERS] };
+        for (phase, fitted) in model.weights.chunks_mut(PARAMETERS).enumerate() {
+            for (t, values) in weights.terms.iter().enumerate() {
+                fitted[t] = values[phase] as f64;
+            }
+            for (i, values) in weights.tables.iter().enumerate() {
+                fitted[TERMS + i] = values[phase] as f64;
+            }
         }
+        model
     }
 }
 
@@ -105,6 +162,13 @@ pub struct FitOptions {
     pub pattern_rate: f64,
     /// The pull of every pattern weight towards zero (L2).
     pub regularisation: f64,
+    /// The share of the search's score in the target, 0 to 1 (0: the game
+    /// result alone, as the shipped weights were fitted). Positions without
+    /// a score (first-version files) keep their result.
+    pub lambda: f64,
+    /// 1: one value a weight (the shipped weights); 2: one for the opening
+    /// and one for the ending, blended by the pieces on the board.
+    pub phases: usize,
 }
 
 /// What the fit found.
@@ -132,7 +196,7 @@ pub fn fit(samples: &[Sample], options: FitOptions, log: &mut dyn Write) -> Fitt
             train.push(row);
         }
     }
-    let classic = Model::classic();
+    let classic = Model::classic(options.phases);
     let scale = best_scale(&classic, &train);
     let classic_validation = loss(&classic, &validation, scale);
     let _ = writeln!(
@@ -144,48 +208,55 @@ pub fn fit(samples: &[Sample], options: FitOptions, log: &mut dyn Write) -> Fitt
 
     let mut model = classic.clone();
     let mut best = (classic_validation, classic.clone());
-    let parameters = TERMS + TABLES * STATES;
+    let parameters = options.phases * PARAMETERS;
     // Adam's moments for the terms; the momentum alone for the patterns.
     let (mut mean, mut variance) = (vec![0.0f64; parameters], vec![0.0f64; parameters]);
     let (beta1, beta2, epsilon) = (0.9f64, 0.999f64, 1e-8);
     let mut gradient = vec![0.0f64; parameters];
+    let targets: Vec<f64> = train.iter().map(|row| row.target(options.lambda, scale)).collect();
     for epoch in 1..=options.epochs {
         gradient.iter_mut().for_each(|g| *g = 0.0);
-        for row in &train {
+        for (row, target) in train.iter().zip(&targets) {
             let p = expected(model.score(row), scale);
-            let d = 2.0 * (p - row.result as f64) * p * (1.0 - p) / scale;
-            for (t, term) in row.terms.iter().enumerate() {
-                gradient[t] += d * *term as f64;
-            }
-            for (table, (own, mirrored)) in row.states.iter().enumerate() {
-                gradient[TERMS + table * STATES + *own as usize] += d;
-                gradient[TERMS + table * STATES + *mirrored as usize] -= d;
+            let d = 2.0 * (p - target) * p * (1.0 - p) / scale;
+            let shares = row.shares(options.phases);
+            for (phase, gradient) in gradient.chunks_mut(PARAMETERS).enumerate() {
+                // (With one phase the share is 1: the same sums as before
+                // the phases, to the last bit.)
+                let d = d * shares[phase];
+                for (t, term) in row.terms.iter().enumerate() {
+                    gradient[t] += d * *term as f64;
+                }
+                for (table, (own, mirrored)) in row.states.iter().enumerate() {
+                    gradient[TERMS + table * STATES + *own as usize] += d;
+                    gradient[TERMS + table * STATES + *mirrored as usize] -= d;
+                }
             }
         }
         let n = train.len().max(1) as f64;
         for (i, g) in gradient.iter_mut().enumerate() {
             *g /= n;
-            if i >= TERMS {
-                *g += options.regularisation * model.tables[i - TERMS];
+            if i % PARAMETERS >= TERMS {
+                *g += options.regularisation * model.weights[i];
             }
         }
         let (correction1, correction2) = (1.0 - beta1.powi(epoch as i32), 1.0 - beta2.powi(epoch as i32));
         for i in 0..parameters {
-            if FIXED_TERMS.contains(&i) {
+            if FIXED_TERMS.contains(&(i % PARAMETERS)) {
                 continue;
             }
-            if i < TERMS {
+            if i % PARAMETERS < TERMS {
                 mean[i] = beta1 * mean[i] + (1.0 - beta1) * gradient[i];
                 variance[i] = beta2 * variance[i] + (1.0 - beta2) * gradient[i] * gradient[i];
-                model.terms[i] -=
+                model.weights[i] -=
                     options.rate * (mean[i] / correction1) / ((variance[i] / correction2).sqrt() + epsilon);
             } else {
                 mean[i] = MOMENTUM * mean[i] + gradient[i];
-                model.tables[i - TERMS] -= options.pattern_rate * mean[i];
+                model.weights[i] -= options.pattern_rate * mean[i];
             }
         }
         if epoch % 25 == 0 || epoch == options.epochs {
-            let shipped = Model::from_weights(&model.rounded());
+            let shipped = Model::from_weights(&model.rounded(), options.phases);
             let validation_loss = loss(&shipped, &validation, scale);
             let _ = writeln!(log, "epoch {epoch}: validation loss {validation_loss:.6}");
             if validation_loss < best.0 {
@@ -233,24 +304,35 @@ mod tests {
     /// found inside its range; the weights survive the file format.
     #[test]
     fn the_fit_never_ends_worse_than_the_classic_weights() {
-        let samples = SelfPlay { games: 12, seed: 3, nodes: 2_000, threads: 2 }.run(&mut std::io::sink());
-        let fitted = fit(
-            &samples,
-            FitOptions { epochs: 50, rate: 1.0, pattern_rate: 1e5, regularisation: 0.0 },
-            &mut std::io::sink(),
-        );
-        assert!(fitted.validation_rows > 0 && fitted.train_rows > fitted.validation_rows);
-        assert!(fitted.fitted_validation <= fitted.classic_validation);
-        assert!(fitted.fitted_train.is_finite());
-        assert!((10.0..=2_000.0).contains(&fitted.scale));
-        let again = Weights::decode(&fitted.weights.encode());
-        assert_eq!(again.terms, fitted.weights.terms);
+        let samples = SelfPlay::classic(12, 3, 2_000, 2).run(&mut std::io::sink());
+        for (lambda, phases) in [(0.0, 1), (0.7, 1), (0.0, 2)] {
+            let fitted = fit(
+                &samples,
+                FitOptions { epochs: 50, rate: 1.0, pattern_rate: 1e5, regularisation: 0.0, lambda, phases },
+                &mut std::io::sink(),
+            );
+            assert_eq!(fitted.weights.is_phased(), phases == 2);
+            assert!(fitted.validation_rows > 0 && fitted.train_rows > fitted.validation_rows);
+            assert!(fitted.fitted_validation <= fitted.classic_validation);
+            assert!(fitted.fitted_train.is_finite());
+            assert!((10.0..=2_000.0).contains(&fitted.scale));
+            assert!(Weights::read(&fitted.weights.encode()).unwrap() == fitted.weights);
+        }
+    }
+
+    #[test]
+    fn the_target_blends_the_result_with_the_score() {
+        let row = |score| Row { terms: [0.0; TERMS], states: [(0, 0); TABLES], opening: 1.0, result: 1.0, score };
+        assert_eq!(row(Some(0)).target(0.0, 200.0), 1.0);
+        assert_eq!(row(Some(0)).target(1.0, 200.0), 0.5);
+        assert!((row(Some(0)).target(0.5, 200.0) - 0.75).abs() < 1e-12);
+        assert_eq!(row(None).target(1.0, 200.0), 1.0, "no score: the result");
     }
 
     #[test]
     fn the_scale_fitted_is_the_one_the_results_follow() {
         // Results drawn so that White wins with probability expected(score, 150).
-        let model = Model::classic();
+        let model = Model::classic(1);
         let mut rows = Vec::new();
         for men in -3i32..=3 {
             let p = expected(100.0 * men as f64, 150.0);
@@ -258,7 +340,7 @@ mod tests {
                 let mut terms = [0.0; TERMS];
                 terms[0] = men as f32;
                 let result = if (k as f64 + 0.5) / 1000.0 < p { 1.0 } else { 0.0 };
-                rows.push(Row { terms, states: [(0, 0); TABLES], result });
+                rows.push(Row { terms, states: [(0, 0); TABLES], opening: 1.0, result, score: None });
             }
         }
         let rows: Vec<&Row> = rows.iter().collect();

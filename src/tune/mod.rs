@@ -5,7 +5,9 @@
 pub mod data;
 pub mod fit;
 
-use crate::cli::{number, number_or, options, required, UsageError};
+use crate::cli::{number, number_or, options, required, with_search_options, UsageError};
+use crate::engine::bot::Level;
+use crate::engine::search::Limits;
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
 use std::time::Instant;
@@ -23,18 +25,30 @@ pub fn command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> 
 }
 
 fn generate(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
-    let (positional, named) = options(args, &["games", "out", "seed", "nodes", "threads"])?;
+    let known = ["games", "out", "seed", "nodes", "threads", "eval", "weights", "pruning", "tables"];
+    let (positional, named) = options(args, &known)?;
     if let Some(extra) = positional.first() {
         return Err(UsageError(format!("unexpected argument {extra:?}")));
     }
     let games: u32 = number("games", required(&named, "games")?)?;
     let path = required(&named, "out")?;
-    let selfplay = data::SelfPlay {
+    let classic = data::SelfPlay::classic(
         games,
-        seed: number_or(&named, "seed", 1)?,
-        nodes: number_or(&named, "nodes", 20_000)?,
-        threads: number_or(&named, "threads", 1)?,
+        number_or(&named, "seed", 1)?,
+        number_or(&named, "nodes", 20_000)?,
+        number_or(&named, "threads", 1)?,
+    );
+    // The evaluation and switches as the other commands read them, from
+    // the shipped games' settings.
+    let base = Limits {
+        eval: classic.eval,
+        frontier_pruning: classic.pruning,
+        endgame_tables: classic.tables,
+        ..Level::Fort.limits()
     };
+    let asked = with_search_options(base, &named, None)?;
+    let selfplay =
+        data::SelfPlay { eval: asked.eval, pruning: asked.frontier_pruning, tables: asked.endgame_tables, ..classic };
     if !(1..=1_000_000).contains(&games) || selfplay.nodes == 0 || !(1..=64).contains(&selfplay.threads) {
         return Err(UsageError("--games 1 to 1000000, --nodes above 0, --threads 1 to 64".into()));
     }
@@ -53,11 +67,26 @@ fn generate(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
 }
 
 fn fit(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
-    let (positional, named) = options(args, &["data", "out", "epochs", "rate", "pattern-rate", "l2"])?;
+    let (positional, named) =
+        options(args, &["data", "out", "epochs", "rate", "pattern-rate", "l2", "lambda", "phases"])?;
     if let Some(extra) = positional.first() {
         return Err(UsageError(format!("unexpected argument {extra:?}")));
     }
     let path = required(&named, "out")?;
+    let options = fit::FitOptions {
+        epochs: number_or(&named, "epochs", 400)?,
+        rate: number_or(&named, "rate", 0.5)?,
+        pattern_rate: number_or(&named, "pattern-rate", 1e5)?,
+        regularisation: number_or(&named, "l2", 0.0)?,
+        lambda: number_or(&named, "lambda", 0.0)?,
+        phases: number_or(&named, "phases", 1)?,
+    };
+    if !(1..=2).contains(&options.phases) {
+        return Err(UsageError("--phases must be 1 or 2".into()));
+    }
+    if !(0.0..=1.0).contains(&options.lambda) {
+        return Err(UsageError("--lambda must be from 0 to 1".into()));
+    }
     let mut samples = Vec::new();
     for (_, data) in named.iter().filter(|(k, _)| *k == "data") {
         let file = File::open(data).map_err(|e| UsageError(format!("{data}: {e}")))?;
@@ -66,12 +95,6 @@ fn fit(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
     if samples.is_empty() {
         return Err(UsageError("--data FILE is required (and must hold positions)".into()));
     }
-    let options = fit::FitOptions {
-        epochs: number_or(&named, "epochs", 400)?,
-        rate: number_or(&named, "rate", 0.5)?,
-        pattern_rate: number_or(&named, "pattern-rate", 1e5)?,
-        regularisation: number_or(&named, "l2", 0.0)?,
-    };
     let started = Instant::now();
     let fitted = fit::fit(&samples, options, out);
     std::fs::write(path, fitted.weights.encode()).map_err(|e| UsageError(format!("{path}: {e}")))?;

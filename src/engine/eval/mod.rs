@@ -19,6 +19,9 @@ pub enum Evaluation {
     /// men in 16 regions of the board), for international draughts; other
     /// rule sets fall back to the classic weights.
     Learned,
+    /// Learned weights read from a file at run time (`--weights`), to
+    /// measure a fit before the build ships it.
+    Fitted(&'static patterns::Weights),
 }
 
 impl Evaluation {
@@ -26,6 +29,7 @@ impl Evaluation {
         match self {
             Evaluation::Classic => "classic",
             Evaluation::Learned => "learned",
+            Evaluation::Fitted(_) => "fitted",
         }
     }
 }
@@ -120,6 +124,7 @@ pub fn evaluate<G: Geometry>(pos: &Position<G>, king_only_plies: u32) -> i32 {
 pub fn evaluate_with<G: Geometry>(evaluation: Evaluation, pos: &Position<G>, king_only_plies: u32) -> i32 {
     let mut score = match evaluation {
         Evaluation::Learned if patterns::applies(pos) => patterns::white_score(pos),
+        Evaluation::Fitted(weights) if patterns::applies(pos) => patterns::white_score_with(weights, pos),
         _ => Terms::difference(pos).weigh(&classic_weights(pos.rules.flying())),
     };
     score = scale_drawish(pos, score);

@@ -9,11 +9,17 @@
 //! a black man: 3⁸ = 6,561 states. A region and its image under the
 //! half-turn of the board, colours swapped, are one pattern seen from either
 //! side, so they share a table and only 8 tables are stored.
+//!
+//! Every weight may have two values, one for the opening (all 40 pieces on
+//! the board) and one for the ending (none): a position is judged by the
+//! blend of the two by its piece count, since what a structure is worth
+//! changes as the board empties.
 
 use super::{Terms, TERMS};
 use crate::engine::geometry::{Geometry, Word};
 use crate::engine::rules::{PackedRules, Rules};
 use crate::engine::{Color, Position};
+use std::borrow::Cow;
 
 /// Regions on the board, in pairs sharing a table.
 pub const REGIONS: usize = 16;
@@ -21,72 +27,142 @@ pub const REGIONS: usize = 16;
 pub const TABLES: usize = 8;
 /// States of a region: 3⁸.
 pub const STATES: usize = 6561;
-/// What `learned.bin` starts with; the number is its format's version.
+/// The phases a weight has a value for: the opening, then the ending.
+pub const PHASES: usize = 2;
+/// The pieces on the board at the start, where the opening's values hold
+/// alone.
+pub const FULL_BOARD: i32 = 40;
+/// What a weights file of one value a weight starts with…
 pub const MAGIC: &[u8; 8] = b"DAMESEV1";
-/// The size of `learned.bin`: the magic, then little-endian `i16`s, the
-/// terms' weights first, then the tables one after the other.
+/// …and of two (opening and ending).
+pub const MAGIC_PHASED: &[u8; 8] = b"DAMESEV2";
+/// The size of a file of one value a weight (the shipped `learned.bin`):
+/// the magic, then little-endian `i16`s, the terms' weights first, then the
+/// tables one after the other.
 pub const FILE_BYTES: usize = MAGIC.len() + 2 * (TERMS + TABLES * STATES);
+/// The size of a file of two: the same layout, each weight's opening value
+/// followed by its ending value.
+pub const PHASED_FILE_BYTES: usize = MAGIC.len() + 2 * PHASES * (TERMS + TABLES * STATES);
 
-/// Fitted weights, in hundredths of a man.
+/// Fitted weights, in hundredths of a man, each for the opening and the
+/// ending (the same where the fit had one phase).
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Weights {
-    pub terms: [i32; TERMS],
-    pub tables: [[i16; STATES]; TABLES],
+    pub terms: [[i32; PHASES]; TERMS],
+    /// The tables one after the other, [`STATES`] each: state `s` of table
+    /// `t` at `t × STATES + s`. On the heap, or in the binary for the
+    /// shipped weights (a thread's stack would not hold many copies).
+    pub tables: Cow<'static, [[i16; PHASES]]>,
 }
 
-/// The weights the build ships, read at compile time: a file of the wrong
+/// The shipped weights file, checked at compile time: a file of the wrong
 /// size or format fails the build.
-static WEIGHTS: Weights = Weights::decode(include_bytes!("learned.bin"));
-
-impl Weights {
-    /// Reads the file format described at [`FILE_BYTES`]. Panics (at compile
-    /// time for the shipped file) on anything else.
-    pub const fn decode(bytes: &[u8]) -> Weights {
-        assert!(bytes.len() == FILE_BYTES, "learned.bin has the wrong size");
-        let mut i = 0;
-        while i < MAGIC.len() {
-            assert!(bytes[i] == MAGIC[i], "learned.bin does not start with its magic");
-            i += 1;
-        }
-        let mut weights = Weights { terms: [0; TERMS], tables: [[0; STATES]; TABLES] };
-        let mut at = MAGIC.len();
+const SHIPPED: &[u8] = match check(include_bytes!("learned.bin")) {
+    Ok(bytes) => bytes,
+    Err(_) => panic!("learned.bin is not a weights file of the right size"),
+};
+static SHIPPED_TABLES: [[i16; PHASES]; TABLES * STATES] = {
+    let mut tables = [[0; PHASES]; TABLES * STATES];
+    let mut i = 0;
+    while i < tables.len() {
+        tables[i] = [weight_at(SHIPPED, TERMS + i, 0), weight_at(SHIPPED, TERMS + i, 1)];
+        i += 1;
+    }
+    tables
+};
+/// The weights the build ships.
+static WEIGHTS: Weights = Weights {
+    terms: {
+        let mut terms = [[0; PHASES]; TERMS];
         let mut t = 0;
         while t < TERMS {
-            weights.terms[t] = i16::from_le_bytes([bytes[at], bytes[at + 1]]) as i32;
-            at += 2;
+            terms[t] = [weight_at(SHIPPED, t, 0) as i32, weight_at(SHIPPED, t, 1) as i32];
             t += 1;
         }
-        let mut table = 0;
-        while table < TABLES {
-            let mut state = 0;
-            while state < STATES {
-                weights.tables[table][state] = i16::from_le_bytes([bytes[at], bytes[at + 1]]);
-                at += 2;
-                state += 1;
-            }
-            table += 1;
-        }
-        weights
+        terms
+    },
+    tables: Cow::Borrowed(&SHIPPED_TABLES),
+};
+
+/// `bytes` when they are a weights file: the magic of one of the formats
+/// described at [`FILE_BYTES`] and [`PHASED_FILE_BYTES`], and its size.
+const fn check(bytes: &[u8]) -> Result<&[u8], &'static str> {
+    let size = match bytes.first_chunk::<8>() {
+        Some(magic) if eq8(magic, MAGIC) => FILE_BYTES,
+        Some(magic) if eq8(magic, MAGIC_PHASED) => PHASED_FILE_BYTES,
+        _ => return Err("not a weights file (no DAMESEV1 or DAMESEV2 header)"),
+    };
+    if bytes.len() != size {
+        return Err("a weights file of the wrong size for its version");
+    }
+    Ok(bytes)
+}
+
+const fn eq8(a: &[u8; 8], b: &[u8; 8]) -> bool {
+    u64::from_le_bytes(*a) == u64::from_le_bytes(*b)
+}
+
+/// Weight `i` (the terms', then the tables' in order) of a checked file,
+/// in `phase`: a file of one value a weight gives it for both.
+const fn weight_at(bytes: &[u8], i: usize, phase: usize) -> i16 {
+    let at =
+        if bytes.len() == PHASED_FILE_BYTES { MAGIC.len() + 2 * (PHASES * i + phase) } else { MAGIC.len() + 2 * i };
+    i16::from_le_bytes([bytes[at], bytes[at + 1]])
+}
+
+impl Weights {
+    /// Whether the opening's and the ending's values differ anywhere.
+    pub fn is_phased(&self) -> bool {
+        self.terms.iter().any(|[o, e]| o != e) || self.tables.iter().any(|[o, e]| o != e)
     }
 
-    /// The file format of [`Weights::decode`].
+    /// The file format of [`Weights::read`]: one value a weight when the
+    /// phases agree everywhere (as the shipped file), two otherwise.
     pub fn encode(&self) -> Vec<u8> {
-        let mut bytes = Vec::with_capacity(FILE_BYTES);
-        bytes.extend_from_slice(MAGIC);
-        for w in self.terms {
-            let w = i16::try_from(w).expect("a term's weight fits in an i16");
-            bytes.extend_from_slice(&w.to_le_bytes());
+        let phases = if self.is_phased() { PHASES } else { 1 };
+        let mut bytes = Vec::with_capacity(if phases == 1 { FILE_BYTES } else { PHASED_FILE_BYTES });
+        bytes.extend_from_slice(if phases == 1 { MAGIC } else { MAGIC_PHASED });
+        for values in self.terms {
+            for w in &values[..phases] {
+                let w = i16::try_from(*w).expect("a term's weight fits in an i16");
+                bytes.extend_from_slice(&w.to_le_bytes());
+            }
         }
-        for table in &self.tables {
-            for w in table {
+        for values in self.tables.iter() {
+            for w in &values[..phases] {
                 bytes.extend_from_slice(&w.to_le_bytes());
             }
         }
         bytes
     }
 
+    /// Reads a weights file given at run time (`--weights`), refused with a
+    /// reason when it is not one (the shipped file is read as the build
+    /// compiles, by the same [`weight_at`]).
+    pub fn read(bytes: &[u8]) -> Result<Weights, String> {
+        let bytes = check(bytes).map_err(|e| format!("{e} ({} bytes)", bytes.len()))?;
+        let value = |i, phase| weight_at(bytes, i, phase);
+        Ok(Weights {
+            terms: std::array::from_fn(|t| [value(t, 0) as i32, value(t, 1) as i32]),
+            tables: (TERMS..TERMS + TABLES * STATES).map(|i| [value(i, 0), value(i, 1)]).collect(),
+        })
+    }
+
+    /// Every weight 0, in both phases.
+    pub fn zero() -> Weights {
+        Weights { terms: [[0; PHASES]; TERMS], tables: vec![[0; PHASES]; TABLES * STATES].into() }
+    }
+
     /// The weights the build ships.
     pub fn shipped() -> &'static Weights {
         &WEIGHTS
+    }
+}
+
+/// The terms' weights only: the tables are too long to print.
+impl std::fmt::Debug for Weights {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Weights").field("terms", &self.terms).finish_non_exhaustive()
     }
 }
 
@@ -100,18 +176,39 @@ pub fn applies<G: Geometry>(pos: &Position<G>) -> bool {
         && pos.rules.men_per_side() == INTERNATIONAL.men_per_side()
 }
 
-/// The learned score of `pos` for White (before the draw scaling and the
-/// no-progress penalty, which both evaluations share).
+/// The learned score of `pos` for White by the shipped weights (before the
+/// draw scaling and the no-progress penalty, which both evaluations share).
 #[inline]
 pub fn white_score<G: Geometry>(pos: &Position<G>) -> i32 {
-    let weights = &WEIGHTS;
-    let mut score = Terms::difference(pos).weigh(&weights.terms);
+    white_score_with(&WEIGHTS, pos)
+}
+
+/// The same by `weights`: the opening's and the ending's sums, blended by
+/// the pieces on the board (exactly either when they agree).
+#[inline]
+pub fn white_score_with<G: Geometry>(weights: &Weights, pos: &Position<G>) -> i32 {
+    let terms = Terms::difference(pos);
+    let mut sums = [0i32; PHASES];
+    for (t, values) in terms.0.iter().zip(&weights.terms) {
+        sums[0] += t * values[0];
+        sums[1] += t * values[1];
+    }
     let white = pos.men(Color::White).0.to_u128() as u64;
     let black = pos.men(Color::Black).0.to_u128() as u64;
     for (table, (own, mirrored)) in indices(white, black).into_iter().enumerate() {
-        score += weights.tables[table][own] as i32 - weights.tables[table][mirrored] as i32;
+        let (plus, minus) = (weights.tables[table * STATES + own], weights.tables[table * STATES + mirrored]);
+        sums[0] += plus[0] as i32 - minus[0] as i32;
+        sums[1] += plus[1] as i32 - minus[1] as i32;
     }
-    score
+    let opening = opening_share(pos.occupied().count());
+    (sums[0] * opening + sums[1] * (FULL_BOARD - opening)) / FULL_BOARD
+}
+
+/// How much of the opening's values a position of `pieces` pieces takes,
+/// in fortieths.
+#[inline(always)]
+pub fn opening_share(pieces: u32) -> i32 {
+    (pieces as i32).min(FULL_BOARD)
 }
 
 /// For each table, the state of its region seen from White and the state
@@ -225,8 +322,34 @@ mod tests {
     fn the_file_format_round_trips() {
         let bytes = Weights::shipped().encode();
         assert_eq!(bytes.len(), FILE_BYTES);
-        let again = Weights::decode(&bytes);
-        assert_eq!(again.terms, Weights::shipped().terms);
-        assert!(again.tables == Weights::shipped().tables);
+        assert_eq!(bytes, include_bytes!("learned.bin"), "one value a weight: the shipped file's format");
+        assert!(Weights::read(&bytes).unwrap() == *Weights::shipped());
+        assert!(Weights::read(&bytes[..bytes.len() - 2]).unwrap_err().contains("bytes"));
+        assert!(Weights::read(b"DAMESPS1").unwrap_err().contains("header"));
+        // Two values a weight: the other format, read back the same.
+        let mut phased = Weights::shipped().clone();
+        phased.terms[0][1] += 10;
+        phased.tables.to_mut()[3 * STATES + 77][0] -= 5;
+        let bytes = phased.encode();
+        assert_eq!((bytes.len(), &bytes[..8]), (PHASED_FILE_BYTES, MAGIC_PHASED.as_slice()));
+        assert!(Weights::read(&bytes).unwrap() == phased);
+        assert!(Weights::read(&bytes[..FILE_BYTES]).unwrap_err().contains("bytes"));
+    }
+
+    #[test]
+    fn the_phases_blend_by_the_pieces_on_the_board() {
+        // Only the men's weight differs: a man is worth 100 in the opening
+        // and 140 in the ending, so one man up is worth the blend.
+        let mut weights = Weights::zero();
+        weights.terms[0] = [100, 140];
+        let full = Position::from_fen("W:W31-50:B1-19").unwrap();
+        assert_eq!(white_score_with(&weights, &full), (100 * 39 + 140) / 40);
+        let eleven = Position::from_fen("W:W31,32,33,34,35,36:B1,2,3,4,5").unwrap();
+        assert_eq!(white_score_with(&weights, &eleven), (100 * 11 + 140 * 29) / 40);
+        let three = Position::from_fen("W:W31,32:B1").unwrap();
+        assert_eq!(white_score_with(&weights, &three), (100 * 3 + 140 * 37) / 40);
+        // The same values in both phases give them exactly.
+        weights.terms[0] = [120, 120];
+        assert_eq!(white_score_with(&weights, &eleven), 120);
     }
 }
