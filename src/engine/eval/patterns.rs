@@ -215,49 +215,72 @@ pub fn opening_share(pieces: u32) -> i32 {
 /// of the mirrored region seen from Black: the score adds the first weight
 /// and subtracts the second. `white` and `black` are the men's bits on the
 /// 10×10 board.
+///
+/// A region's four rows are two pairs of rows (0–1, 2–3, …), so it is read
+/// as two blocks of four squares: a block's state once in order, as White's
+/// regions read it, and once reversed with the colours swapped, as the
+/// mirrored regions do. Each block is read once for all the regions it is
+/// in (the evaluation asks this at every leaf).
 #[inline(always)]
 pub fn indices(white: u64, black: u64) -> [(usize, usize); TABLES] {
-    std::array::from_fn(|table| {
-        let (row, column) = (2 * (table as u32 / 4), table as u32 % 4);
-        let (mirror_row, mirror_column) = (6 - row, 3 - column);
-        let own = BASE3[gather(white, row, column)] + 2 * BASE3[gather(black, row, column)];
-        let mirrored = BASE3_REVERSED[gather(black, mirror_row, mirror_column)]
-            + 2 * BASE3_REVERSED[gather(white, mirror_row, mirror_column)];
-        (own as usize, mirrored as usize)
-    })
-}
-
-/// The 8 bits of the region whose top row is `row` and first playable
-/// column is `column`: bit `2 × k + c` is the square `k` rows down and `c`
-/// columns right. Square `(r, c)` (0-based, from the top) sits on bit
-/// `5r + r/2 + c`: the two squares of a row are neighbouring bits.
-#[inline(always)]
-fn gather(men: u64, row: u32, column: u32) -> usize {
-    let mut bits = 0;
-    let mut k = 0;
-    while k < 4 {
-        let r = row + k;
-        bits |= ((men >> (5 * r + r / 2 + column)) & 3) << (2 * k);
-        k += 1;
+    // White's regions start on row pairs 0 and 1; their mirrors on row
+    // pairs 3 and 2, so they span pairs 2 to 4.
+    let mut forward = [[0u16; 4]; 3];
+    let mut backward = [[0u16; 4]; 3];
+    let mut column = 0;
+    while column < 4 {
+        let mut k = 0;
+        while k < 3 {
+            let (w, b) = (block_bits(white, k, column), block_bits(black, k, column));
+            forward[k][column] = BLOCK[w] + 2 * BLOCK[b];
+            let (w, b) = (block_bits(white, k + 2, column), block_bits(black, k + 2, column));
+            backward[k][column] = BLOCK_REVERSED[b] + 2 * BLOCK_REVERSED[w];
+            k += 1;
+        }
+        column += 1;
     }
-    bits as usize
+    let mut states = [(0, 0); TABLES];
+    let mut table = 0;
+    while table < TABLES {
+        let (pair, column) = (table / 4, table % 4);
+        let own = forward[pair][column] + 81 * forward[pair + 1][column];
+        // The mirror of the region at row pairs (p, p + 1) and column c is
+        // at pairs (3 − p, 4 − p) and column 3 − c, read from its end: the
+        // lower block first. (`backward` starts at pair 2.)
+        let (lower, upper) = (2 - pair, 1 - pair);
+        let mirrored = backward[lower][3 - column] + 81 * backward[upper][3 - column];
+        states[table] = (own as usize, mirrored as usize);
+        table += 1;
+    }
+    states
 }
 
-/// `BASE3[m]`: the bits of `m` read as base-3 digits (bit `k` worth 3^k).
-const BASE3: [u16; 256] = base3_table(false);
-/// The same with the 8 bits reversed: a mirrored region read in the
-/// original's order.
-const BASE3_REVERSED: [u16; 256] = base3_table(true);
+/// The 4 bits of the block of row pair `pair` (rows `2 × pair` and the next)
+/// and playable columns `column` and the next: bit `2 × k + c` is the square
+/// `k` rows down and `c` columns right. Square `(r, c)` (0-based, from the
+/// top) sits on bit `5r + r/2 + c`, so the block's upper row starts at bit
+/// `11 × pair + column` and its lower row five bits further.
+#[inline(always)]
+fn block_bits(men: u64, pair: usize, column: usize) -> usize {
+    let x = men >> (11 * pair + column);
+    ((x & 0b11) | ((x >> 3) & 0b1100)) as usize
+}
 
-const fn base3_table(reversed: bool) -> [u16; 256] {
-    let mut table = [0u16; 256];
+/// `BLOCK[m]`: the 4 bits of `m` read as base-3 digits (bit `k` worth 3^k).
+const BLOCK: [u16; 16] = base3_table(false);
+/// The same with the bits reversed: a mirrored block read in the
+/// original's order.
+const BLOCK_REVERSED: [u16; 16] = base3_table(true);
+
+const fn base3_table(reversed: bool) -> [u16; 16] {
+    let mut table = [0u16; 16];
     let mut m = 0;
-    while m < 256 {
+    while m < 16 {
         let mut value = 0u16;
         let mut power = 1u16;
         let mut k = 0;
-        while k < 8 {
-            let bit = if reversed { 7 - k } else { k };
+        while k < 4 {
+            let bit = if reversed { 3 - k } else { k };
             if m >> bit & 1 == 1 {
                 value += power;
             }
@@ -274,6 +297,46 @@ const fn base3_table(reversed: bool) -> [u16; 256] {
 mod tests {
     use super::*;
     use crate::engine::Position;
+
+    /// The regions read square by square, as the first version did: what
+    /// the blocks must give.
+    fn indices_one_square_at_a_time(white: u64, black: u64) -> [(usize, usize); TABLES] {
+        let square = |men: u64, r: u32, c: u32| (men >> (5 * r + r / 2 + c)) & 1;
+        // A region's state from `own`'s men against `other`'s, its squares
+        // in order (row by row, left to right) or from the last.
+        let state = |own: u64, other: u64, row: u32, column: u32, reversed: bool| {
+            let mut value = 0;
+            for k in 0..8u32 {
+                let at = if reversed { 7 - k } else { k };
+                let (r, c) = (row + at / 2, column + at % 2);
+                value += 3usize.pow(k) * (square(own, r, c) + 2 * square(other, r, c)) as usize;
+            }
+            value
+        };
+        std::array::from_fn(|table| {
+            let (row, column) = (2 * (table as u32 / 4), table as u32 % 4);
+            (state(white, black, row, column, false), state(black, white, 6 - row, 3 - column, true))
+        })
+    }
+
+    #[test]
+    fn the_blocks_read_the_regions_square_by_square() {
+        let on_board = Position::start().occupied().0 | Position::from_fen("W:W21-30:B1").unwrap().occupied().0;
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut random = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..20_000 {
+            let white = random() & random() & on_board;
+            let black = random() & random() & on_board & !white;
+            assert_eq!(indices(white, black), indices_one_square_at_a_time(white, black), "{white:#x} {black:#x}");
+        }
+        let (w, b) = men(&Position::start());
+        assert_eq!(indices(w, b), indices_one_square_at_a_time(w, b));
+    }
 
     fn men(pos: &Position) -> (u64, u64) {
         (pos.men(Color::White).0, pos.men(Color::Black).0)
