@@ -7,8 +7,8 @@ log=$(mktemp)
 passed=0
 failed=0
 
-echo "== Rust tests (cargo test --features ssr)"
-cargo test --features ssr 2>&1 | tee "$log"
+echo "== Rust tests (cargo test --no-fail-fast --features ssr)"
+cargo test --no-fail-fast --features ssr 2>&1 | tee "$log"
 rust_status=${PIPESTATUS[0]}
 while read -r p f; do
   passed=$((passed + p))

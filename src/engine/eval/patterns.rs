@@ -383,20 +383,28 @@ mod tests {
 
     #[test]
     fn the_file_format_round_trips() {
+        // The shipped file is read back byte for byte, in its own format.
         let bytes = Weights::shipped().encode();
-        assert_eq!(bytes.len(), FILE_BYTES);
-        assert_eq!(bytes, include_bytes!("learned.bin"), "one value a weight: the shipped file's format");
+        assert_eq!(bytes, include_bytes!("learned.bin"), "the shipped file round-trips");
         assert!(Weights::read(&bytes).unwrap() == *Weights::shipped());
         assert!(Weights::read(&bytes[..bytes.len() - 2]).unwrap_err().contains("bytes"));
         assert!(Weights::read(b"DAMESPS1").unwrap_err().contains("header"));
-        // Two values a weight: the other format, read back the same.
-        let mut phased = Weights::shipped().clone();
-        phased.terms[0][1] += 10;
-        phased.tables.to_mut()[3 * STATES + 77][0] -= 5;
+        // Two values a weight when the phases differ.
+        let mut phased = Weights::zero();
+        phased.terms[0] = [100, 140];
+        phased.tables.to_mut()[3 * STATES + 77] = [-5, 7];
         let bytes = phased.encode();
         assert_eq!((bytes.len(), &bytes[..8]), (PHASED_FILE_BYTES, MAGIC_PHASED.as_slice()));
         assert!(Weights::read(&bytes).unwrap() == phased);
         assert!(Weights::read(&bytes[..FILE_BYTES]).unwrap_err().contains("bytes"));
+        // One value a weight when they agree: the first format, read back the same.
+        let mut single = Weights::zero();
+        single.terms[0] = [120, 120];
+        single.tables.to_mut()[3 * STATES + 77] = [-5, -5];
+        let bytes = single.encode();
+        assert_eq!((bytes.len(), &bytes[..8]), (FILE_BYTES, MAGIC.as_slice()));
+        assert!(Weights::read(&bytes).unwrap() == single);
+        assert!(!single.is_phased() && phased.is_phased());
     }
 
     #[test]
