@@ -27,7 +27,7 @@ pub const USAGE: &str = "usage: dames [serve]
                       [--probcut 0|1] [--pruning 0|1] [--tables 0|1] [--two-slot 0|1] [--seed S]
                       [--rules SPEC]
        dames hub
-       dames selfplay --white LEVEL --black LEVEL --games N [--seed S] [--rules SPEC]
+       dames selfplay --white LEVEL --black LEVEL --games N [--from K] [--seed S] [--rules SPEC]
                       [--eval E] [--white-eval E] [--black-eval E] [--weights FILE]
                       [--white-weights FILE] [--black-weights FILE] [--probcut 0|1]
                       [--white-probcut 0|1] [--black-probcut 0|1] [--pruning 0|1]
@@ -61,8 +61,10 @@ E: the evaluation, classic (material, kings, placement: every level's)
       step 8's) or off (0: the other levels)
 --tables: the exact endgame tables (three pieces or fewer) used (1: fort's
       and steps 6 to 8) or not (0: the other levels)
+--from K: the match from its game K on (the games before it skipped, each
+      game being the same whenever it is played: a match cut short goes on)
 --two-slot: the transposition table keeps the deepest and the latest entry
-      of each slot (1: fort's and step 8's) or the latest only (0: the others)
+      of each slot (1) or the latest only (0: every level's)
 SPEC: a rule set, international (the default), english, russian or brazilian,
       then optional overrides: size=8|10|12, rows=N, first=white|black,
       men_back=0|1, flying=0|1, mandatory=0|1, majority=0|1,
@@ -523,6 +525,7 @@ fn selfplay_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
         "white",
         "black",
         "games",
+        "from",
         "seed",
         "rules",
         "eval",
@@ -562,6 +565,12 @@ fn selfplay_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
     if !(1..=10_000).contains(&games) {
         return Err(UsageError("--games must be from 1 to 10000".into()));
     }
+    // The games before this one are skipped: a match cut short goes on
+    // where it stopped, each game being the same whenever it is played.
+    let from: u32 = number_or(&named, "from", 1)?;
+    if !(1..=games).contains(&from) {
+        return Err(UsageError("--from must be from 1 to the number of games".into()));
+    }
     let seed: u64 = number_or(&named, "seed", 1)?;
     let threads: usize = number_or(&named, "threads", 1)?;
     if !(1..=64).contains(&threads) {
@@ -590,7 +599,7 @@ fn selfplay_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
     };
     let players = [(first, budget(first, "white")?), (second, budget(second, "black")?)];
     let pdn = value(&named, "pdn").map(std::path::PathBuf::from);
-    let match_ = Match { players, games, seed, threads, pdn };
+    let match_ = Match { players, games: (from - 1)..games, seed, threads, pdn };
     match AnyPosition::initial(rules_option(&named)?)? {
         AnyPosition::Eight(p) => match_.play(p, out),
         AnyPosition::Ten(p) => match_.play(p, out),
@@ -641,7 +650,8 @@ pub(crate) fn in_order<R: Send>(
 /// White in the odd games.
 struct Match {
     players: [(Level, Limits); 2],
-    games: u32,
+    /// The games played, numbered from 0.
+    games: std::ops::Range<u32>,
     seed: u64,
     threads: usize,
     /// A file to write the games to, in PDN, as they end (to read the
@@ -677,11 +687,13 @@ impl Match {
             )),
             None => None,
         };
+        let first = self.games.start as usize;
         in_order(
-            self.games as usize,
+            self.games.len(),
             self.threads,
-            |i| self.game(&book, i),
+            |i| self.game(&book, first + i),
             |i, (verdict, game)| {
+                let i = first + i;
                 tally[verdict as usize] += 1;
                 let first_color = first_players_color(i);
                 let word = ["win", "draw", "loss"][verdict as usize];
@@ -702,7 +714,7 @@ impl Match {
             file.flush()?;
         }
         let [wins, draws, losses] = tally;
-        let n = self.games as f64;
+        let n = self.games.len() as f64;
         let score = (wins as f64 + draws as f64 / 2.0) / n;
         // The 95 % interval of the score from the spread of the games'
         // results.
@@ -1064,6 +1076,17 @@ mod tests {
         // The same games whatever the threads.
         let (_, again, _) = call(&["selfplay", "--white", "2", "--black", "1", "--games", "4", "--black-nodes", "500"]);
         assert_eq!(out, again);
+        // A match resumed at its third game plays the same last two games.
+        let (code, rest, _) =
+            call(&["selfplay", "--white", "2", "--black", "1", "--games", "4", "--from", "3", "--black-nodes", "500"]);
+        assert_eq!(code, Some(0));
+        let rest: Vec<&str> = rest.lines().collect();
+        assert_eq!((rest.len(), &rest[..2]), (3, &lines[2..4]), "{rest:?}");
+        assert!(rest[2].starts_with("2 vs 1: "), "{}", rest[2]);
+        for from in ["0", "5"] {
+            let (code, _, err) = call(&["selfplay", "--white", "2", "--black", "1", "--games", "4", "--from", from]);
+            assert_eq!(code, Some(2), "--from {from}: {err}");
+        }
     }
 
     #[test]
