@@ -49,9 +49,10 @@ pub const USAGE: &str = "usage: dames [serve]
        dames loadtest URL --players N --seconds S [--think-ms T] [--level LEVEL] [--server-pid PID]...
 LEVEL: debutant, intermediaire, fort, or a step of the electronic board's
       ladder, 1 (a beginner's opponent) to 8 (the strongest)
-E: the evaluation, classic (material, kings, placement: every level's)
-      or learned (weights fitted by dames tune, international only, with
-      unfinished iterations kept; other rule sets fall back to classic)
+E: the evaluation, classic (material, kings, placement: every level's but
+      fort's and step 8's) or learned (weights fitted by dames tune, fort's:
+      international only, with unfinished iterations kept; other rule sets
+      fall back to classic)
 --weights: the learned evaluation with the weights of FILE (written by
       dames tune fit) instead of the shipped ones
 --lambda: the share of the search's score in the fit's target (0: the game

@@ -95,8 +95,8 @@ pub struct Limits {
     /// stored there and the latest. With one, every store replaces what was
     /// there, and at `fort`'s budget (several stores per entry of the
     /// table) the deep results of early iterations are lost to the
-    /// shallow nodes of later ones. `fort`'s; the levels whose replies are
-    /// pinned keep one.
+    /// shallow nodes of later ones. Off for every level: not shown to gain
+    /// (README, "Measured").
     pub two_slot_table: bool,
 }
 

@@ -49,7 +49,7 @@ pub struct SelfPlay {
     pub threads: usize,
     /// How both sides judge positions.
     pub eval: Evaluation,
-    /// `fort`'s frontier pruning and endgame tables (off for the shipped
+    /// `fort`'s frontier pruning and endgame tables (both on for the shipped
     /// weights' games).
     pub pruning: bool,
     pub tables: bool,
@@ -61,8 +61,8 @@ const RANDOM_PLIES_MIN: u64 = 4;
 const RANDOM_PLIES_SPREAD: u64 = 5;
 
 impl SelfPlay {
-    /// Games as the shipped weights' were played: the classic evaluation,
-    /// no pruning, no tables.
+    /// Games with the classic evaluation and neither pruning nor tables (as
+    /// the first learned weights' were played; the shipped ones' had both).
     pub fn classic(games: u32, seed: u64, nodes: u64, threads: usize) -> SelfPlay {
         SelfPlay { games, seed, nodes, threads, eval: Evaluation::Classic, pruning: false, tables: false }
     }

@@ -163,10 +163,10 @@ pub struct FitOptions {
     /// The pull of every pattern weight towards zero (L2).
     pub regularisation: f64,
     /// The share of the search's score in the target, 0 to 1 (0: the game
-    /// result alone, as the shipped weights were fitted). Positions without
-    /// a score (first-version files) keep their result.
+    /// result alone; the shipped weights were fitted with 1). Positions
+    /// without a score (first-version files) keep their result.
     pub lambda: f64,
-    /// 1: one value a weight (the shipped weights); 2: one for the opening
+    /// 1: one value a weight; 2 (the shipped weights): one for the opening
     /// and one for the ending, blended by the pieces on the board.
     pub phases: usize,
 }

@@ -38,8 +38,9 @@ fn generate(args: &[String], out: &mut dyn Write) -> Result<i32, UsageError> {
         number_or(&named, "nodes", 20_000)?,
         number_or(&named, "threads", 1)?,
     );
-    // The evaluation and switches as the other commands read them, from
-    // the shipped games' settings.
+    // The evaluation and switches as the other commands read them; what
+    // is not asked stays classic, without pruning or tables (README: the
+    // shipped weights' games asked for both).
     let base = Limits {
         eval: classic.eval,
         frontier_pruning: classic.pruning,

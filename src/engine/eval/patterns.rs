@@ -36,12 +36,11 @@ pub const FULL_BOARD: i32 = 40;
 pub const MAGIC: &[u8; 8] = b"DAMESEV1";
 /// …and of two (opening and ending).
 pub const MAGIC_PHASED: &[u8; 8] = b"DAMESEV2";
-/// The size of a file of one value a weight (the shipped `learned.bin`):
-/// the magic, then little-endian `i16`s, the terms' weights first, then the
-/// tables one after the other.
+/// The size of a file of one value a weight: the magic, then little-endian
+/// `i16`s, the terms' weights first, then the tables one after the other.
 pub const FILE_BYTES: usize = MAGIC.len() + 2 * (TERMS + TABLES * STATES);
-/// The size of a file of two: the same layout, each weight's opening value
-/// followed by its ending value.
+/// The size of a file of two (the shipped `learned.bin`): the same layout,
+/// each weight's opening value followed by its ending value.
 pub const PHASED_FILE_BYTES: usize = MAGIC.len() + 2 * PHASES * (TERMS + TABLES * STATES);
 
 /// Fitted weights, in hundredths of a man, each for the opening and the
@@ -117,7 +116,7 @@ impl Weights {
     }
 
     /// The file format of [`Weights::read`]: one value a weight when the
-    /// phases agree everywhere (as the shipped file), two otherwise.
+    /// phases agree everywhere, two otherwise (as the shipped file).
     pub fn encode(&self) -> Vec<u8> {
         let phases = if self.is_phased() { PHASES } else { 1 };
         let mut bytes = Vec::with_capacity(if phases == 1 { FILE_BYTES } else { PHASED_FILE_BYTES });
