@@ -74,6 +74,12 @@ impl AnyPosition {
         on_board!(self, |p| p.pieces(color).count())
     }
 
+    /// Whether the side to move must capture (a capture is possible and
+    /// the rules make it mandatory).
+    pub fn must_capture(&self) -> bool {
+        on_board!(self, |p| p.has_capture())
+    }
+
     /// The legal moves with everything the board needs to offer them.
     pub fn choices(&self) -> Vec<MoveChoice> {
         on_board!(self, |p| {
@@ -322,6 +328,12 @@ impl AnyGame {
             AnyPosition::Ten(p) => AnyGame::Ten(Game::with_endgame_limit(p, moves)),
             AnyPosition::Twelve(p) => AnyGame::Twelve(Game::with_endgame_limit(p, moves)),
         }
+    }
+
+    /// An electronic-board game from `start`: its endgame rule at its own
+    /// count of moves (the start should be under [`Rules::ELECTRONIC`]).
+    pub fn electronic(start: AnyPosition) -> AnyGame {
+        AnyGame::with_endgame_limit(start, super::ENDGAME_LIMIT_MOVES)
     }
 
     /// Plays on after the endgame rule declared a draw.

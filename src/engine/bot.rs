@@ -109,6 +109,19 @@ impl Level {
         Level::Ladder(Step(8)),
     ];
 
+    /// Whether this is a step of the electronic board's ladder.
+    pub const fn is_ladder(self) -> bool {
+        matches!(self, Level::Ladder(_))
+    }
+
+    /// The ladder's step, 1 to 8 (none for the named levels).
+    pub const fn step(self) -> Option<Step> {
+        match self {
+            Level::Ladder(step) => Some(step),
+            _ => None,
+        }
+    }
+
     /// The name used in URLs, the database and the command line (`1` to
     /// `8` for the ladder).
     pub const fn name(self) -> &'static str {

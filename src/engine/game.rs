@@ -334,13 +334,19 @@ impl<G: Geometry> Game<G> {
     }
 }
 
+/// The electronic board's endgame rule: a lone king against at most this
+/// many kings (and nothing else on the board)…
+pub const ENDGAME_STRONGER_KINGS: u32 = 3;
+/// …is drawn after this many moves of each side without a win.
+pub const ENDGAME_LIMIT_MOVES: u32 = 10;
+
 /// One side has a single king, the other at most three pieces, all kings.
 fn is_one_king_endgame<G: Geometry>(pos: &Position<G>) -> bool {
     let kings = pos.kings();
     let (white, black) = (pos.pieces(Color::White), pos.pieces(Color::Black));
     let only_kings = (white | black) & !kings == super::Bitboard::EMPTY;
     let (few, many) = if white.count() <= black.count() { (white, black) } else { (black, white) };
-    only_kings && few.count() == 1 && (1..=3).contains(&many.count())
+    only_kings && few.count() == 1 && (1..=ENDGAME_STRONGER_KINGS).contains(&many.count())
 }
 
 impl Default for Game<Ten> {

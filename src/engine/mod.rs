@@ -25,7 +25,7 @@ pub mod search;
 mod square;
 
 pub use bitboard::{Bitboard, Direction, Squares};
-pub use game::{DrawReason, Game, GameError, Outcome, WinReason};
+pub use game::{DrawReason, Game, GameError, Outcome, WinReason, ENDGAME_LIMIT_MOVES, ENDGAME_STRONGER_KINGS};
 pub use moves::{LongForm, Move, MoveList};
 pub use notation::{move_to_text, parse_long_form, parse_move, FenError, MoveText, MoveTextError};
 pub use perft::{perft, perft_divide};

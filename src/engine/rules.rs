@@ -32,8 +32,10 @@ impl Promotion {
     }
 }
 
-/// A rule set. Every position, game and stored game carries one.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+/// A rule set. Every position, game and stored game carries one. It crosses
+/// the wire and is stored in its text form (see [`Rules::parse`]), checked
+/// once when it is read: a bad text never becomes some other rule set.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Rules {
     /// Squares along an edge: 8, 10 or 12.
     pub size: u8,
@@ -163,6 +165,43 @@ impl Rules {
     /// repetition rule.
     pub const DAILY: Rules = Rules { repetition: false, move_limit: 150, ..Rules::INTERNATIONAL };
 
+    /// The electronic board's rules: international draughts with the
+    /// 25-move rule and its endgame rule (see
+    /// [`ENDGAME_LIMIT_MOVES`](super::game::ENDGAME_LIMIT_MOVES)) in place
+    /// of the repetition rule, as the tabletop devices had.
+    pub const ELECTRONIC: Rules = Rules { repetition: false, ..Rules::INTERNATIONAL };
+
+    /// The board sizes a rule set may have.
+    pub const SIZES: [u8; 3] = [8, 10, 12];
+
+    /// The most rows of men a board of `size` holds: all but the two
+    /// middle rows, which stay empty. It is also the rows a board starts
+    /// with unless the rules say otherwise.
+    pub const fn max_rows(size: u8) -> u8 {
+        (size / 2).saturating_sub(1)
+    }
+
+    /// The variant these rules are, the daily challenge's counting as
+    /// international (its move limit and lack of a repetition rule are its
+    /// own, not a custom set).
+    pub fn variant(&self) -> Option<Preset> {
+        if *self == Rules::DAILY {
+            return Some(Preset::International);
+        }
+        self.preset()
+    }
+
+    /// The squares of `color`'s front row at the start (the row of its men
+    /// nearest the middle), lowest number first.
+    pub const fn front_row(&self, color: Color) -> std::ops::RangeInclusive<u8> {
+        let per_row = self.size / 2;
+        let row = match color {
+            Color::White => self.size - self.rows,
+            Color::Black => self.rows - 1,
+        };
+        row * per_row + 1..=(row + 1) * per_row
+    }
+
     /// The preset these rules are exactly, if any.
     pub fn preset(&self) -> Option<Preset> {
         Preset::ALL.into_iter().find(|p| p.rules() == *self)
@@ -200,7 +239,7 @@ impl Rules {
         // A board of another size starts, unless told otherwise, with its
         // usual rows of men: all but the two middle rows.
         if !rows_given {
-            rules.rows = rules.size.saturating_sub(2) / 2;
+            rules.rows = Rules::max_rows(rules.size);
         }
         rules.check()?;
         Ok(rules)
@@ -242,10 +281,10 @@ impl Rules {
     /// Whether the values fit together: a board of 8, 10 or 12, and rows of
     /// men that leave at least two empty rows between the sides.
     pub fn check(&self) -> Result<(), RulesError> {
-        if ![8, 10, 12].contains(&self.size) {
+        if !Rules::SIZES.contains(&self.size) {
             return Err(RulesError::BadValue { key: "size".into(), value: self.size.to_string() });
         }
-        if self.rows == 0 || self.rows > self.size / 2 - 1 {
+        if self.rows == 0 || self.rows > Rules::max_rows(self.size) {
             return Err(RulesError::RowsDoNotFit { rows: self.rows, size: self.size });
         }
         if self.move_limit > 255 {
@@ -266,7 +305,7 @@ impl Rules {
         }
         // The text form gives a board its usual rows unless `rows` is
         // written: write it whenever they are not the usual ones.
-        if self.rows != self.size.saturating_sub(2) / 2 {
+        if self.rows != Rules::max_rows(self.size) {
             out.push(format!("rows={}", self.rows));
         }
         if self.first != other.first {
@@ -431,7 +470,7 @@ impl fmt::Display for RulesError {
             RulesError::UnknownKey(key) => write!(f, "unknown rule {key:?}"),
             RulesError::BadValue { key, value } => write!(f, "bad value {value:?} for {key}"),
             RulesError::RowsDoNotFit { rows, size } => {
-                write!(f, "rows={rows} does not fit a board of {size} (1 to {} rows)", size / 2 - 1)
+                write!(f, "rows={rows} does not fit a board of {size} (1 to {} rows)", Rules::max_rows(*size))
             }
         }
     }
@@ -439,9 +478,60 @@ impl fmt::Display for RulesError {
 
 impl std::error::Error for RulesError {}
 
+impl std::str::FromStr for Rules {
+    type Err = RulesError;
+
+    fn from_str(spec: &str) -> Result<Rules, RulesError> {
+        Rules::parse(spec)
+    }
+}
+
+/// Written in the text form (`"english"`), as addresses and the database
+/// have it.
+impl Serialize for Rules {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+/// Read from the text form and checked: a bad text is an error naming the
+/// part at fault, never a default rule set.
+impl<'de> Deserialize<'de> for Rules {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Rules, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Rules::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rules_cross_the_wire_in_their_text_form_and_are_checked_when_read() {
+        let custom = Rules { flying: false, ..Rules::BRAZILIAN };
+        assert_eq!(serde_json::to_string(&Rules::ENGLISH).unwrap(), r#""english""#);
+        assert_eq!(serde_json::to_string(&custom).unwrap(), r#""brazilian,flying=0""#);
+        assert_eq!(serde_json::from_str::<Rules>(r#""international,size=8,flying=0""#).unwrap(), custom);
+        for bad in [r#""checkers""#, r#""english,size=9""#, r#""english,rows=4""#, r#""english,kings=1""#, "3"] {
+            assert!(serde_json::from_str::<Rules>(bad).is_err(), "{bad} is refused");
+        }
+        assert_eq!("russian".parse::<Rules>(), Ok(Rules::RUSSIAN));
+    }
+
+    #[test]
+    fn the_rules_say_what_their_board_looks_like() {
+        assert_eq!(Rules::SIZES.map(Rules::max_rows), [3, 4, 5]);
+        assert_eq!(Rules::INTERNATIONAL.front_row(Color::White), 31..=35);
+        assert_eq!(Rules::INTERNATIONAL.front_row(Color::Black), 16..=20);
+        assert_eq!(Rules::ENGLISH.front_row(Color::White), 21..=24);
+        assert_eq!(Rules::ENGLISH.front_row(Color::Black), 9..=12);
+        let twelve = Rules::parse("international,size=12").unwrap();
+        assert_eq!(twelve.front_row(Color::White), 43..=48);
+        assert_eq!(Rules::DAILY.variant(), Some(Preset::International));
+        assert_eq!(Rules::ELECTRONIC.variant(), None);
+        assert_eq!(Rules { flying: false, ..Rules::BRAZILIAN }.variant(), None);
+    }
 
     #[test]
     fn presets_read_and_write_by_name() {
