@@ -111,14 +111,13 @@ pub fn Board(
         position,
         input,
         // The keyboard starts on the second square of the front row of
-        // the side at the bottom (32 on the 10×10 board).
+        // the side at the bottom, from its left (32 on the 10×10 board).
         cursor: RwSignal::new(position.with_untracked(|p| {
             let rules = p.rules();
-            let per_row = rules.size / 2;
             if flipped.get_untracked() {
-                rules.rows * per_row - 1
+                rules.front_row(Color::Black).end() - 1
             } else {
-                (rules.size - rules.rows) * per_row + 2
+                rules.front_row(Color::White).start() + 1
             }
         })),
         targets: Memo::new(move |_| input.with(|i| options.with(|o| i.targets(o)))),
@@ -174,24 +173,6 @@ pub fn Board(
         }
     };
 
-    // Rebuilt only when the board's size or orientation changes.
-    let rows = move || {
-        let (layout, flipped) = (layout.get(), flipped.get());
-        let size = layout.size;
-        let turn = move |i: u8| if flipped { size - 1 - i } else { i };
-        (0..size)
-            .map(|r| {
-                let cells = (0..size)
-                    .map(|c| match layout.square_at(turn(r), turn(c)) {
-                        None => view! { <div class="sq light" role="presentation"></div> }.into_any(),
-                        Some(square) => view! { <DarkSquare square cues on_tap=tap drag_from/> }.into_any(),
-                    })
-                    .collect_view();
-                view! { <div class="row" role="row">{cells}</div> }
-            })
-            .collect_view()
-    };
-
     view! {
         <div
             class="board"
@@ -204,8 +185,56 @@ pub fn Board(
             on:keydown=on_keydown
             on:pointerup=on_pointerup
         >
-            {rows}
+            <BoardRows layout flipped cues on_tap=tap drag_from/>
         </div>
+    }
+}
+
+/// The rows of squares, turned round when Black is at the bottom; rebuilt
+/// only when the board's size or orientation changes.
+#[component]
+fn BoardRows(
+    layout: Memo<Layout>,
+    flipped: Signal<bool>,
+    cues: Cues,
+    on_tap: Callback<SquareNumber>,
+    drag_from: RwSignal<Option<SquareNumber>>,
+) -> impl IntoView {
+    move || {
+        let (layout, flipped) = (layout.get(), flipped.get());
+        let size = layout.size;
+        let turn = move |i: u8| if flipped { size - 1 - i } else { i };
+        (0..size)
+            .map(|r| {
+                let cells = (0..size)
+                    .map(|c| match layout.square_at(turn(r), turn(c)) {
+                        None => view! { <LightSquare/> }.into_any(),
+                        Some(square) => view! { <DarkSquare square cues on_tap drag_from/> }.into_any(),
+                    })
+                    .collect_view();
+                view! { <div class="row" role="row">{cells}</div> }
+            })
+            .collect_view()
+    }
+}
+
+/// A light square: never played on, hidden from screen readers.
+#[component]
+pub fn LightSquare() -> impl IntoView {
+    view! { <div class="sq light" role="presentation"></div> }
+}
+
+/// A piece on a square (`data-piece` is its code, which tests and tools
+/// read); `arrived` marks the end of the last move.
+#[component]
+pub fn PieceMark(piece: Piece, #[prop(into, optional)] arrived: Signal<bool>) -> impl IntoView {
+    view! {
+        <span
+            class=format!("piece {}", piece.code())
+            class:arrived=move || arrived.get()
+            data-piece=piece.code()
+            aria-hidden="true"
+        ></span>
     }
 }
 
@@ -261,14 +290,7 @@ fn DarkSquare(
             on:pointerdown=move |_| drag_from.set(Some(square))
         >
             <span class="num" aria-hidden="true">{square}</span>
-            {move || piece().map(|p| view! {
-                <span
-                    class=format!("piece {}", p.code())
-                    class:arrived=on_last_path
-                    data-piece=p.code()
-                    aria-hidden="true"
-                ></span>
-            })}
+            {move || piece().map(|p| view! { <PieceMark piece=p arrived=Signal::derive(on_last_path)/> })}
         </div>
     }
 }

@@ -6,13 +6,12 @@ use super::input::SquareNumber;
 use crate::engine::any::{AnyGame, MoveChoice};
 use crate::engine::bot::Level;
 use crate::engine::{Color, Outcome, Preset, Promotion, Rules};
-use crate::protocol::game::variant_of;
 use crate::protocol::{GameKind, GameView};
 
 /// A game's name: "Défi du 29 novembre 2026", "Partie libre, niveau Fort",
 /// "Dames anglaises, niveau Fort", "1 contre 1 — Dames russes".
 pub fn game_title(kind: GameKind, day: &str, level: Level, rules: &Rules) -> String {
-    match (kind, variant_of(rules)) {
+    match (kind, rules.variant()) {
         (GameKind::Daily, _) => format!("Défi du {}", french_date(day)),
         (GameKind::Free, Some(Preset::International)) => format!("Partie libre, niveau {}", level.label()),
         (GameKind::Free, _) => format!("{}, niveau {}", variant_name(rules), level.label()),
@@ -24,7 +23,7 @@ pub fn game_title(kind: GameKind, day: &str, level: Level, rules: &Rules) -> Str
 /// "Dames internationales", "Dames anglaises", "Dames russes", "Dames
 /// brésiliennes", or "Règles personnalisées".
 pub fn variant_name(rules: &Rules) -> &'static str {
-    variant_of(rules).map_or("Règles personnalisées", preset_name)
+    rules.variant().map_or("Règles personnalisées", preset_name)
 }
 
 pub const fn preset_name(preset: Preset) -> &'static str {
@@ -102,7 +101,7 @@ pub fn french_date(day: &str) -> String {
 
 /// The title of a game view.
 pub fn view_title(view: &GameView) -> String {
-    game_title(view.kind, &view.day, view.level(), &view.setup.parsed_rules())
+    game_title(view.kind, &view.day, view.level(), &view.setup.rules)
 }
 
 /// A move as the board shows it: where it started, every landing square,

@@ -34,11 +34,14 @@ pub enum TapResult {
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct MoveOptions {
     pub moves: Vec<MoveChoice>,
+    /// A capture is due (as the engine says: under optional capture,
+    /// never).
+    must_capture: bool,
 }
 
 impl MoveOptions {
     pub fn new(pos: &AnyPosition) -> MoveOptions {
-        MoveOptions { moves: pos.choices() }
+        MoveOptions { moves: pos.choices(), must_capture: pos.must_capture() }
     }
 
     pub fn none() -> MoveOptions {
@@ -53,10 +56,9 @@ impl MoveOptions {
         from
     }
 
-    /// Whether a capture is due (under optional capture, captures and
-    /// quiet moves mix: then nothing is due).
+    /// Whether a capture is due.
     pub fn must_capture(&self) -> bool {
-        !self.moves.is_empty() && self.moves.iter().all(MoveChoice::is_capture)
+        self.must_capture
     }
 
     /// Moves from `from` with a path that starts with `steps`.

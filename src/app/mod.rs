@@ -2,6 +2,7 @@
 //! on the server and hydrated in the browser.
 
 pub mod board;
+pub mod call;
 pub mod describe;
 pub mod diagram;
 pub mod electronic;
@@ -9,6 +10,7 @@ pub mod input;
 pub mod pages;
 pub mod panel;
 pub mod play;
+pub mod status;
 
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Title};

@@ -3,14 +3,14 @@
 //! form, the move list, the PDN export and, after a win, the score with the
 //! pseudonym form (and its server function).
 
+use super::call::ServerCall;
 use super::describe::view_title;
-use super::play::clock_text;
+use super::status::clock_text;
 use crate::engine::any::AnyPosition;
 use crate::engine::Preset;
 use crate::protocol::game::{free_board_href, ranked_variant};
 use crate::protocol::{move_text_error_fr, AppError, GameKind, GameView, ScoreView};
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 
 /// Where this browser remembers whether the square numbers are shown.
 pub const NUMBERS_KEY: &str = "dames.numeros";
@@ -167,7 +167,7 @@ pub fn PdnExport(#[prop(into)] text: Signal<String>) -> impl IntoView {
 #[component]
 pub fn WinPanel(score: ScoreView, state: RwSignal<GameView>) -> impl IntoView {
     let (kind, level, title) = state.with_untracked(|v| (v.kind, v.level(), view_title(v)));
-    let variant = state.with_untracked(|v| ranked_variant(&v.setup.parsed_rules()));
+    let variant = state.with_untracked(|v| ranked_variant(&v.setup.rules));
     let share = format!(
         "Dames — {title} : gagné avec {} pièces en {}, {} points.",
         score.pieces,
@@ -215,19 +215,13 @@ pub fn WinPanel(score: ScoreView, state: RwSignal<GameView>) -> impl IntoView {
 #[component]
 fn PseudonymForm(state: RwSignal<GameView>, saved: RwSignal<Option<String>>) -> impl IntoView {
     let name = RwSignal::new(String::new());
-    let name_error = RwSignal::new(None::<String>);
+    let call = ServerCall::new();
+    let name_error = call.error;
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        let wanted = name.get_untracked();
-        spawn_local(async move {
-            match choose_pseudonym(wanted).await {
-                Ok(n) => {
-                    saved.set(Some(n));
-                    name_error.set(None);
-                    state.update(|v| v.needs_pseudonym = false);
-                }
-                Err(e) => name_error.set(Some(e.to_string())),
-            }
+        call.send(choose_pseudonym(name.get_untracked()), move |n| {
+            saved.set(Some(n));
+            state.update(|v| v.needs_pseudonym = false);
         });
     };
     view! {
@@ -244,7 +238,7 @@ fn PseudonymForm(state: RwSignal<GameView>, saved: RwSignal<Option<String>>) -> 
                     prop:value=move || name.get()
                     on:input=move |ev| name.set(event_target_value(&ev))
                 />
-                <button type="submit" class="primary">"Enregistrer"</button>
+                <button type="submit" class="primary" disabled=move || call.pending.get()>"Enregistrer"</button>
             </div>
             <p class="hint">"3 à 20 caractères : lettres, chiffres, espace, - et _."</p>
             {move || name_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}

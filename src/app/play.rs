@@ -3,16 +3,16 @@
 //! board beside its panel, see [`super::panel`]).
 
 use super::board::Board;
+use super::call::{GameLink, GameRequest, LinkMessages};
 use super::describe::{last_move, pdn, rule_lines, variant_name, view_title, ShownMove};
 use super::input::MoveOptions;
 use super::panel::{Facts, GameButtons, MoveList, PdnExport, StatusLine, TypedMoveForm, WinPanel};
+use super::status::{answer_announcement, clock_text, outcome_text, side_name, status_text, Screen, Seat, Situation};
 use crate::engine::any::{AnyGame, AnyPosition};
 use crate::engine::bot::Level;
-use crate::engine::{Color, DrawReason, Outcome, Rules, WinReason};
-use crate::protocol::game::ENDGAME_LIMIT_MOVES;
+use crate::engine::{Color, Outcome, Rules};
 use crate::protocol::{AppError, GameKind, GameSetup, GameView};
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 
 /// The player's current game of this kind (the daily challenge of today,
 /// or the latest game of the kind), or one not started yet: reading a page
@@ -27,7 +27,7 @@ pub async fn load_game(kind: GameKind, setup: Option<GameSetup>) -> Result<GameV
 #[server(endpoint = "partie/commencer")]
 pub async fn start_game(
     kind: GameKind,
-    rules: String,
+    rules: Rules,
     level: Level,
     player: Color,
     mv: String,
@@ -40,17 +40,10 @@ pub async fn start_game(
 /// A new game, stored at once: "Rejouer", "Nouvelle partie", or a game the
 /// computer opens.
 #[server(endpoint = "partie/nouvelle")]
-pub async fn new_game(kind: GameKind, rules: String, level: Level, player: Color) -> Result<GameView, AppError> {
+pub async fn new_game(kind: GameKind, rules: Rules, level: Level, player: Color) -> Result<GameView, AppError> {
     use crate::server::api;
     let setup = GameSetup { rules, level, player };
     Ok(api::new_game(&api::RequestContext::current()?, kind, setup).await?)
-}
-
-/// The player's game as stored, to catch up after a conflict.
-#[server(endpoint = "partie/etat")]
-pub async fn reload_game(game_id: String) -> Result<GameView, AppError> {
-    use crate::server::api;
-    Ok(api::own_game(&api::RequestContext::current()?, game_id).await?)
 }
 
 /// Plays the player's move (long form) on the position after `ply` plies
@@ -89,93 +82,16 @@ pub async fn start_test_game(
     level: Level,
     seed: u64,
     kind: GameKind,
-    rules: Option<String>,
+    rules: Option<Rules>,
     player: Option<Color>,
 ) -> Result<GameView, AppError> {
     use crate::server::api;
     if std::env::var("DAMES_TEST_HOOKS").as_deref() != Ok("1") {
         return Err(AppError::BadRequest("crochet de test désactivé".into()));
     }
-    let rules = rules.unwrap_or_else(|| Rules::DAILY.to_string());
+    let rules = rules.unwrap_or(Rules::DAILY);
     let setup = GameSetup { rules, level, player: player.unwrap_or(Color::White) };
     Ok(api::start_test_game(&api::RequestContext::current()?, fen, setup, seed, kind).await?)
-}
-
-/// Who the page speaks to: one player against the computer (with their
-/// side), or two players sharing the device.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Seat {
-    Against(Color),
-    Shared,
-}
-
-impl Seat {
-    pub fn of(view: &GameView) -> Seat {
-        if view.kind.against_computer() {
-            Seat::Against(view.setup.player)
-        } else {
-            Seat::Shared
-        }
-    }
-
-    /// Whether the page takes a move from `turn`'s side.
-    pub fn plays(self, turn: Color) -> bool {
-        match self {
-            Seat::Against(me) => me == turn,
-            Seat::Shared => true,
-        }
-    }
-}
-
-/// "blancs" or "noirs".
-pub const fn side_name(color: Color) -> &'static str {
-    match color {
-        Color::White => "blancs",
-        Color::Black => "noirs",
-    }
-}
-
-/// The outcome in words, as the seat sees it, with the rules' own counts.
-pub fn outcome_text(outcome: Outcome, seat: Seat, rules: &Rules) -> String {
-    match (outcome, seat) {
-        (Outcome::Win { winner, reason }, Seat::Against(me)) if winner == me => match reason {
-            WinReason::NoPieces => "Vous avez gagné : l'ordinateur n'a plus de pièce.".into(),
-            WinReason::Blocked => "Vous avez gagné : l'ordinateur est bloqué.".into(),
-            WinReason::Resignation => "Vous avez gagné : l'ordinateur abandonne.".into(),
-        },
-        (Outcome::Win { reason, .. }, Seat::Against(_)) => match reason {
-            WinReason::NoPieces => "Perdu : vous n'avez plus de pièce.".into(),
-            WinReason::Blocked => "Perdu : vous n'avez plus de coup possible.".into(),
-            WinReason::Resignation => "Vous avez abandonné.".into(),
-        },
-        (Outcome::Win { winner, reason }, Seat::Shared) => {
-            let (w, l) = (side_name(winner), side_name(!winner));
-            match reason {
-                WinReason::NoPieces => format!("Les {w} gagnent : les {l} n'ont plus de pièce."),
-                WinReason::Blocked => format!("Les {w} gagnent : les {l} sont bloqués."),
-                WinReason::Resignation => format!("Les {w} gagnent : les {l} abandonnent."),
-            }
-        }
-        (Outcome::Draw(DrawReason::KingMoves), _) => {
-            format!("Partie nulle : {} coups de chaque côté sans prise ni mouvement de pion.", rules.draw_moves)
-        }
-        (Outcome::Draw(DrawReason::MoveLimit), _) => {
-            format!("Partie nulle : plus de {} coups de chaque côté.", rules.move_limit)
-        }
-        (Outcome::Draw(DrawReason::Repetition), _) => "Partie nulle : la même position est revenue trois fois.".into(),
-        (Outcome::Draw(DrawReason::Agreement), _) => "Partie nulle d'un commun accord.".into(),
-        (Outcome::Draw(DrawReason::EndgameLimit), _) => {
-            format!(
-                "Partie nulle : une dame seule contre trois dames au plus, sans gain en {ENDGAME_LIMIT_MOVES} coups de chaque côté."
-            )
-        }
-    }
-}
-
-/// `mm:ss`.
-pub fn clock_text(ms: u64) -> String {
-    let s = ms / 1000;
-    format!("{:02}:{:02}", s / 60, s % 60)
 }
 
 /// Loads the player's game and shows it; `setup` comes from the address.
@@ -187,7 +103,7 @@ pub fn Play(kind: GameKind, setup: Option<GameSetup>) -> impl IntoView {
             {move || Suspend::new(async move {
                 match loaded.await {
                     Ok(game) => {
-                        let rules = game.setup.parsed_rules();
+                        let rules = game.setup.rules;
                         view! { <GameScreen initial=game/> <RulesSummary rules/> }.into_any()
                     }
                     Err(e) => {
@@ -197,37 +113,6 @@ pub fn Play(kind: GameKind, setup: Option<GameSetup>) -> impl IntoView {
                 }
             })}
         </Suspense>
-    }
-}
-
-/// What the status line says while the game goes on (the outcome once it
-/// is over).
-pub struct Situation {
-    pub seat: Seat,
-    pub turn: Color,
-    pub pending: bool,
-    pub must_capture: bool,
-    pub started: bool,
-}
-
-pub fn status_text(outcome: Option<Outcome>, rules: &Rules, now: &Situation) -> String {
-    if let Some(o) = outcome {
-        return outcome_text(o, now.seat, rules);
-    }
-    let forced = if now.must_capture { " : la prise est obligatoire." } else { "." };
-    match now.seat {
-        Seat::Against(_) if now.pending => "L'ordinateur réfléchit…".into(),
-        Seat::Against(me) if now.turn != me && !now.started => {
-            "L'ordinateur a le trait : lancez la partie pour qu'il joue son premier coup.".into()
-        }
-        Seat::Against(me) if now.turn != me => format!("Au tour de l'ordinateur ({}).", side_name(!me)),
-        Seat::Against(me) if now.must_capture => format!("À vous de jouer ({}){forced}", side_name(me)),
-        Seat::Against(me) if !now.started => {
-            format!("À vous de jouer ({}). Le chrono démarre à votre premier coup.", side_name(me))
-        }
-        Seat::Against(me) => format!("À vous de jouer ({}).", side_name(me)),
-        Seat::Shared if now.pending => "Enregistrement du coup…".into(),
-        Seat::Shared => format!("Aux {} de jouer{forced}", side_name(now.turn)),
     }
 }
 
@@ -263,7 +148,7 @@ impl GameSignals {
     pub fn new(state: RwSignal<GameView>, pending: RwSignal<bool>) -> GameSignals {
         // What the page shows if the server ever sent a game it cannot
         // replay: the start of its rules.
-        let rules = state.with_untracked(|v| v.setup.parsed_rules());
+        let rules = state.with_untracked(|v| v.setup.rules);
         let start = AnyPosition::initial(rules)
             .unwrap_or_else(|_| AnyPosition::initial(Rules::INTERNATIONAL).expect("the international start"));
         let fallback = AnyGame::new(start);
@@ -292,42 +177,36 @@ impl GameSignals {
     }
 }
 
+/// The request that sends the player's move `text` on the game `before`:
+/// the next move of a stored game, or the first, which stores the game.
+pub fn move_request(before: &GameView, text: String, think_ms: u64) -> GameRequest {
+    if before.is_started() {
+        Box::pin(play_move(before.id.clone(), before.moves.len(), text, think_ms))
+    } else {
+        let GameSetup { rules, level, player } = before.setup.clone();
+        Box::pin(start_game(before.kind, rules, level, player, text))
+    }
+}
+
 #[island]
 pub fn GameScreen(initial: GameView) -> impl IntoView {
     let seat = Seat::of(&initial);
-    let rules = initial.setup.parsed_rules();
-    let state = RwSignal::new(initial);
-    let pending = RwSignal::new(false);
-    let GameSignals {
-        outcome,
-        turn,
-        position,
-        started,
-        players_turn,
-        options,
-        last_move: shown_last,
-        texts,
-        pdn: pdn_text,
-        ..
-    } = GameSignals::new(state, pending);
-    let error = RwSignal::new(None::<String>);
-    let announce = RwSignal::new(String::new());
+    let rules = initial.setup.rules;
+    let kind = initial.kind;
+    let link = GameLink::new(initial);
+    let (state, pending) = (link.state, link.pending());
+    let signals = GameSignals::new(state, pending);
+    let GameSignals { outcome, turn, position, started, players_turn, options, .. } = signals;
     let show_numbers = RwSignal::new(false);
     let turn_board = RwSignal::new(false);
     // Thinking time since the server's last answer, counted only while the
     // page is visible and the game has started.
     let think_ms = RwSignal::new(0u64);
 
-    // A memo, so that the score panel (and its pseudonym form) is not
-    // rebuilt when another part of the game state changes.
-    let score = Memo::new(move |_| state.with(|v| v.score.clone()));
     let flipped = Signal::derive(move || match seat {
         Seat::Against(me) => me == Color::Black,
         Seat::Shared => turn_board.get() && turn.get() == Color::Black,
     });
-    // The computer has the first move of a game not started yet: the
-    // player starts it with a button (a page view stores nothing).
-    let computer_opens = Memo::new(move |_| !started.get() && outcome.get().is_none() && !seat.plays(turn.get()));
 
     #[cfg(feature = "hydrate")]
     {
@@ -340,91 +219,39 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
         });
     }
 
-    let send = move |text: String| {
-        let view = state.get_untracked();
-        // Show the player's move at once; the server's answer replaces it.
-        state.update(|v| v.moves.push(text.clone()));
-        pending.set(true);
-        error.set(None);
+    let send = Callback::new(move |text: String| {
         let think = think_ms.get_untracked();
-        let ply = view.moves.len();
-        spawn_local(async move {
-            let answer = if view.is_started() {
-                play_move(view.id.clone(), ply, text, think).await
-            } else {
-                let GameSetup { rules, level, player } = view.setup.clone();
-                start_game(view.kind, rules, level, player, text).await
-            };
-            match answer {
-                Ok(next) => {
-                    think_ms.set(0);
-                    announce.set(answer_announcement(&next, seat));
-                    state.set(next);
-                }
-                Err(AppError::Conflict) => {
-                    // Another tab or request moved first: show the game as
-                    // the server has it.
-                    error.set(Some(AppError::Conflict.to_string()));
-                    match reload_game(view.id.clone()).await {
-                        Ok(current) => state.set(current),
-                        Err(_) => state.set(view),
-                    }
-                }
-                Err(e) => {
-                    state.set(view);
-                    error.set(Some(e.to_string()));
-                }
-            }
-            pending.set(false);
-        });
-    };
-
+        link.play(
+            text,
+            |before, text| move_request(before, text, think),
+            move |next| {
+                think_ms.set(0);
+                answer_announcement(next, seat)
+            },
+        );
+    });
     let chosen_level = RwSignal::new(state.with_untracked(|v| v.level()));
-    let restart = move || {
+    let restart = Callback::new(move |_| {
         let (kind, mut setup) = state.with_untracked(|v| (v.kind, v.setup.clone()));
         setup.level = chosen_level.get_untracked();
-        pending.set(true);
-        error.set(None);
-        spawn_local(async move {
-            match new_game(kind, setup.rules, setup.level, setup.player).await {
-                Ok(next) => {
-                    think_ms.set(0);
-                    let text = match Seat::of(&next) {
-                        Seat::Shared => "Nouvelle partie.".to_string(),
-                        seat => format!("Nouvelle partie. {}", answer_announcement(&next, seat)),
-                    };
-                    announce.set(text);
-                    state.set(next);
-                }
-                Err(e) => error.set(Some(e.to_string())),
+        link.update(new_game(kind, setup.rules, setup.level, setup.player), move |next| {
+            think_ms.set(0);
+            match Seat::of(next) {
+                Seat::Shared => "Nouvelle partie.".to_string(),
+                seat => format!("Nouvelle partie. {}", answer_announcement(next, seat)),
             }
-            pending.set(false);
         });
-    };
-
-    let resign = move |_| {
+    });
+    let resign = Callback::new(move |_| {
         let id = state.with_untracked(|v| v.id.clone());
-        pending.set(true);
-        spawn_local(async move {
-            match resign_game(id).await {
-                Ok(next) => {
-                    let text = next
-                        .replay()
-                        .ok()
-                        .and_then(|g| g.outcome())
-                        .map(|o| outcome_text(o, seat, &rules))
-                        .unwrap_or_default();
-                    announce.set(text);
-                    state.set(next);
-                }
-                Err(e) => error.set(Some(e.to_string())),
-            }
-            pending.set(false);
+        link.update(resign_game(id), move |next| {
+            next.replay().ok().and_then(|g| g.outcome()).map(|o| outcome_text(o, seat, &rules)).unwrap_or_default()
         });
-    };
+    });
 
     let status = Signal::derive(move || {
         let now = Situation {
+            screen: Screen::Game,
             seat,
             turn: turn.get(),
             pending: pending.get(),
@@ -434,17 +261,9 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
         status_text(outcome.get(), &rules, &now)
     });
     let over = Signal::derive(move || outcome.get().is_some());
-    let clock = Signal::derive(move || clock_text(state.with(|v| v.active_ms) + think_ms.get()));
-    let count = move |color: Color| Signal::derive(move || position.with(|p| p.count(color)));
-    let (white_label, black_label) = match seat {
-        Seat::Against(Color::White) => ("Vos pièces", "Pièces de l'ordinateur"),
-        Seat::Against(Color::Black) => ("Pièces de l'ordinateur", "Vos pièces"),
-        Seat::Shared => ("Pièces blanches", "Pièces noires"),
-    };
     let can_play = Signal::derive(move || players_turn.get() && !pending.get());
     // An unstarted game has nothing to give up.
     let can_resign = Signal::derive(move || can_play.get() && started.get());
-    let kind = state.with_untracked(|v| v.kind);
 
     view! {
         <section class="play" aria-labelledby="titre-partie" data-partie=move || state.with(|v| v.id.clone())>
@@ -454,59 +273,74 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
                     <Board
                         position=position
                         options=options
-                        last_move=shown_last
-                        on_play=Callback::new(send)
+                        last_move=signals.last_move
+                        on_play=send
                         show_numbers=show_numbers
                         flipped=flipped
                     />
                 </div>
                 <div class="panel">
                     <StatusLine text=status over=over/>
-                    <p class="sr-only" aria-live="polite" data-testid="annonce">{move || announce.get()}</p>
-                    {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
-                    <Show when=move || computer_opens.get()>
-                        <button type="button" class="primary" on:click=move |_| restart() disabled=move || pending.get()>
-                            "Lancer la partie"
-                        </button>
-                    </Show>
-                    <Facts clock=clock white=count(Color::White) black=count(Color::Black) white_label black_label/>
+                    <LinkMessages link/>
+                    <ComputerOpens signals seat on_start=restart busy=pending/>
+                    <GameFacts signals seat clock=Signal::derive(move || clock_text(state.with(|v| v.active_ms) + think_ms.get()))/>
                     <GameButtons
                         over=over
                         busy=pending
                         can_resign=can_resign
-                        on_restart=Callback::new(move |_| restart())
-                        on_resign=Callback::new(resign)
+                        on_restart=restart
+                        on_resign=resign
                         show_numbers=show_numbers
                     />
                     {(seat == Seat::Shared).then(|| view! {
-                        <DrawOffer state=state turn=turn over=over busy=pending error=error announce=announce/>
+                        <DrawOffer link turn=turn over=over/>
                         <TurnBoardToggle turn_board=turn_board/>
                     })}
                     {(kind == GameKind::Free).then(|| view! { <LevelPicker chosen=chosen_level/> })}
-                    {move || score.get().map(|score| view! { <WinPanel score=score state=state/> })}
-                    <TypedMoveForm position=position can_play=can_play on_play=Callback::new(send) error=error/>
-                    <MoveList texts=texts/>
-                    <PdnExport text=pdn_text/>
+                    <GameScore state/>
+                    <TypedMoveForm position=position can_play=can_play on_play=send error=link.error()/>
+                    <MoveList texts=signals.texts/>
+                    <PdnExport text=signals.pdn/>
                 </div>
             </div>
         </section>
     }
 }
 
-/// What the live region says after the server's answer: the computer's
-/// move, and how the game ended if it did.
-pub fn answer_announcement(next: &GameView, seat: Seat) -> String {
-    let Ok(game) = next.replay() else { return String::new() };
-    let mut text = match (seat, last_move(&game)) {
-        (Seat::Against(me), Some(m)) if m.by != me => format!("L'ordinateur joue {}.", m.text),
-        (Seat::Shared, Some(m)) => format!("Les {} jouent {}.", side_name(m.by), m.text),
-        _ => String::new(),
-    };
-    if let Some(o) = game.outcome() {
-        text.push(' ');
-        text.push_str(&outcome_text(o, seat, &game.rules()));
+/// The computer has the first move of a game not started yet: the player
+/// starts it with a button (a page view stores nothing).
+#[component]
+fn ComputerOpens(signals: GameSignals, seat: Seat, on_start: Callback<()>, busy: RwSignal<bool>) -> impl IntoView {
+    let GameSignals { started, outcome, turn, .. } = signals;
+    let computer_opens = Memo::new(move |_| !started.get() && outcome.get().is_none() && !seat.plays(turn.get()));
+    view! {
+        <Show when=move || computer_opens.get()>
+            <button type="button" class="primary" on:click=move |_| on_start.run(()) disabled=move || busy.get()>
+                "Lancer la partie"
+            </button>
+        </Show>
     }
-    text.trim().to_string()
+}
+
+/// The clock and each side's pieces, named as the seat sees them.
+#[component]
+fn GameFacts(signals: GameSignals, seat: Seat, clock: Signal<String>) -> impl IntoView {
+    let position = signals.position;
+    let count = move |color: Color| Signal::derive(move || position.with(|p| p.count(color)));
+    let (white_label, black_label) = match seat {
+        Seat::Against(Color::White) => ("Vos pièces", "Pièces de l'ordinateur"),
+        Seat::Against(Color::Black) => ("Pièces de l'ordinateur", "Vos pièces"),
+        Seat::Shared => ("Pièces blanches", "Pièces noires"),
+    };
+    view! { <Facts clock=clock white=count(Color::White) black=count(Color::Black) white_label black_label/> }
+}
+
+/// After a win, the score panel. A memo, so that the panel (and its
+/// pseudonym form) is not rebuilt when another part of the game changes.
+#[component]
+fn GameScore(state: RwSignal<GameView>) -> impl IntoView {
+    let score = Memo::new(move |_| state.with(|v| v.score.clone()));
+    move || score.get().map(|score| view! { <WinPanel score=score state=state/> })
 }
 
 /// The rules of the game: the variant's name, and every rule when they are
@@ -529,14 +363,9 @@ fn RulesSummary(rules: Rules) -> impl IntoView {
 /// Draw by agreement between two players on one device: one side offers,
 /// the other accepts or declines on the same screen.
 #[component]
-fn DrawOffer(
-    state: RwSignal<GameView>,
-    turn: Memo<Color>,
-    over: Signal<bool>,
-    busy: RwSignal<bool>,
-    error: RwSignal<Option<String>>,
-    announce: RwSignal<String>,
-) -> impl IntoView {
+fn DrawOffer(link: GameLink, turn: Memo<Color>, over: Signal<bool>) -> impl IntoView {
+    let GameLink { state, announce, .. } = link;
+    let busy = link.pending();
     // The side that offered, in which game and on which ply.
     let offer = RwSignal::new(None::<(Color, (String, usize))>);
     let at = Memo::new(move |_| state.with(|v| (v.id.clone(), v.moves.len())));
@@ -553,18 +382,10 @@ fn DrawOffer(
         announce.set(format!("Les {} proposent la nulle.", side_name(side)));
     };
     let accept = move |_| {
-        let (id, ply) = state.with_untracked(|v| (v.id.clone(), v.moves.len()));
-        busy.set(true);
-        spawn_local(async move {
-            match agree_draw(id, ply).await {
-                Ok(next) => {
-                    offer.set(None);
-                    announce.set("Partie nulle d'un commun accord.".into());
-                    state.set(next);
-                }
-                Err(e) => error.set(Some(e.to_string())),
-            }
-            busy.set(false);
+        let (id, ply) = at.get_untracked();
+        link.update(agree_draw(id, ply), move |_| {
+            offer.set(None);
+            "Partie nulle d'un commun accord.".into()
         });
     };
     let decline = move |_| {
@@ -662,58 +483,4 @@ fn remembered(key: &str) -> bool {
 #[cfg(feature = "hydrate")]
 fn now_ms() -> f64 {
     window().performance().map(|p| p.now()).unwrap_or(0.0)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn now(seat: Seat, turn: Color, must_capture: bool, started: bool) -> Situation {
-        Situation { seat, turn, pending: false, must_capture, started }
-    }
-
-    #[test]
-    fn clock_and_outcome_texts() {
-        assert_eq!(clock_text(0), "00:00");
-        assert_eq!(clock_text(754_999), "12:34");
-        let me = Seat::Against(Color::White);
-        assert!(outcome_text(Outcome::Draw(DrawReason::MoveLimit), me, &Rules::DAILY).contains("150"));
-        assert!(outcome_text(Outcome::Draw(DrawReason::KingMoves), me, &Rules::ENGLISH).contains("40 coups"));
-        let black_wins = Outcome::Win { winner: Color::Black, reason: WinReason::NoPieces };
-        assert!(outcome_text(black_wins, Seat::Against(Color::Black), &Rules::RUSSIAN).starts_with("Vous avez gagné"));
-        assert_eq!(
-            outcome_text(black_wins, Seat::Shared, &Rules::RUSSIAN),
-            "Les noirs gagnent : les blancs n'ont plus de pièce."
-        );
-        assert_eq!(
-            outcome_text(Outcome::Draw(DrawReason::Agreement), Seat::Shared, &Rules::ENGLISH),
-            "Partie nulle d'un commun accord."
-        );
-    }
-
-    #[test]
-    fn the_status_line_says_what_to_do() {
-        let white = Seat::Against(Color::White);
-        let rules = Rules::DAILY;
-        assert!(status_text(None, &rules, &now(white, Color::White, false, false)).contains("premier coup"));
-        assert_eq!(
-            status_text(None, &rules, &now(white, Color::White, true, true)),
-            "À vous de jouer (blancs) : la prise est obligatoire."
-        );
-        let thinking = Situation { pending: true, ..now(white, Color::White, false, true) };
-        assert_eq!(status_text(None, &rules, &thinking), "L'ordinateur réfléchit…");
-        assert_eq!(
-            status_text(None, &rules, &now(white, Color::Black, false, true)),
-            "Au tour de l'ordinateur (noirs)."
-        );
-        let black = Seat::Against(Color::Black);
-        assert!(status_text(None, &rules, &now(black, Color::White, false, false)).contains("lancez la partie"));
-        assert_eq!(status_text(None, &rules, &now(black, Color::Black, false, true)), "À vous de jouer (noirs).");
-        assert_eq!(
-            status_text(None, &rules, &now(Seat::Shared, Color::Black, true, true)),
-            "Aux noirs de jouer : la prise est obligatoire."
-        );
-        let drawn = Some(Outcome::Draw(DrawReason::KingMoves));
-        assert!(status_text(drawn, &rules, &now(white, Color::White, false, true)).contains("25 coups"));
-    }
 }

@@ -152,7 +152,10 @@ pub fn rules_error_fr(e: &crate::engine::RulesError) -> String {
             format!("Valeur impossible pour la règle {} : « {} ».", clip_quote(key), clip_quote(value))
         }
         RowsDoNotFit { rows, size } => {
-            format!("{rows} rangées de pions ne tiennent pas sur un damier de {size} (de 1 à {}).", size / 2 - 1)
+            format!(
+                "{rows} rangées de pions ne tiennent pas sur un damier de {size} (de 1 à {}).",
+                crate::engine::Rules::max_rows(*size)
+            )
         }
     }
 }

@@ -57,8 +57,9 @@ impl GameKind {
 /// players share the page).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameSetup {
-    /// The rules in their text form (`english`, `international,size=8`).
-    pub rules: String,
+    /// The rules: in their text form on the wire (`english`,
+    /// `international,size=8`), checked when read.
+    pub rules: Rules,
     pub level: Level,
     pub player: Color,
 }
@@ -66,12 +67,12 @@ pub struct GameSetup {
 impl GameSetup {
     /// The only set-up of a daily challenge.
     pub fn daily() -> GameSetup {
-        GameSetup { rules: Rules::DAILY.to_string(), level: Level::Intermediaire, player: Color::White }
+        GameSetup { rules: Rules::DAILY, level: Level::Intermediaire, player: Color::White }
     }
 
     /// A game with these rules, level and colour.
     pub fn new(rules: Rules, level: Level, player: Color) -> GameSetup {
-        GameSetup { rules: rules.to_string(), level, player }
+        GameSetup { rules, level, player }
     }
 
     /// What a game of `kind` is played with when the player asks for
@@ -83,30 +84,29 @@ impl GameSetup {
                 GameSetup::new(Rules::INTERNATIONAL, Level::Intermediaire, Color::White)
             }
             // A beginner's step: the player climbs from there.
-            GameKind::Electronic => GameSetup::new(ELECTRONIC_RULES, Level::LADDER[1], Color::White),
+            GameKind::Electronic => GameSetup::new(Rules::ELECTRONIC, Level::LADDER[1], Color::White),
         }
     }
 
     /// The set-up a game of `kind` is actually played with: a daily
     /// challenge never changes rules, level or colour, a two-player game
     /// has no computer to give a level or a side to, and the electronic
-    /// board plays international draughts at a step of its ladder. The
-    /// rules are checked here (a forged text is refused) and written back
-    /// in their canonical form.
+    /// board plays its own rules at a step of its ladder. (The rules
+    /// themselves were checked when the set-up was read.)
     pub fn for_kind(&self, kind: GameKind) -> Result<GameSetup, SetupError> {
-        let rules = Rules::parse(&self.rules).map_err(|e| SetupError(rules_error_fr(&e)))?;
+        let rules = self.rules;
         Ok(match kind {
             GameKind::Daily => GameSetup::daily(),
-            GameKind::Free if matches!(self.level, Level::Ladder(_)) => {
+            GameKind::Free if self.level.is_ladder() => {
                 return Err(SetupError("Les niveaux 1 à 8 sont ceux des dames électroniques.".into()));
             }
             GameKind::Free => GameSetup::new(rules, self.level, self.player),
             GameKind::TwoPlayers => GameSetup::new(rules, Level::default(), Color::White),
             GameKind::Electronic => {
-                let Level::Ladder(_) = self.level else {
+                if !self.level.is_ladder() {
                     return Err(SetupError("Les dames électroniques se jouent aux niveaux 1 à 8.".into()));
-                };
-                GameSetup::new(ELECTRONIC_RULES, self.level, self.player)
+                }
+                GameSetup::new(Rules::ELECTRONIC, self.level, self.player)
             }
         })
     }
@@ -144,38 +144,23 @@ impl GameSetup {
         GameSetup::new(rules, level, player).for_kind(kind).map(Some)
     }
 
-    /// The rules (checked when the set-up was made).
-    pub fn parsed_rules(&self) -> Rules {
-        Rules::parse(&self.rules).unwrap_or(Rules::INTERNATIONAL)
-    }
-
     /// Whether a win in a game of `kind` with this set-up goes on a
     /// leaderboard: the daily challenge, and free games as White in one of
     /// the three standard variants.
     pub fn is_ranked(&self, kind: GameKind) -> bool {
         match kind {
             GameKind::Daily => true,
-            GameKind::Free => self.player == Color::White && ranked_variant(&self.parsed_rules()).is_some(),
+            GameKind::Free => self.player == Color::White && ranked_variant(&self.rules).is_some(),
             GameKind::TwoPlayers | GameKind::Electronic => false,
         }
     }
-}
-
-/// The variant `rules` are; the daily challenge's count as international
-/// (its move limit and lack of a repetition rule are its own, not a custom
-/// set).
-pub fn variant_of(rules: &Rules) -> Option<Preset> {
-    if *rules == Rules::DAILY {
-        return Some(Preset::International);
-    }
-    rules.preset()
 }
 
 /// The variant whose free-game leaderboards a game with `rules` belongs
 /// to: international (the daily rules included, which free games were
 /// played under before variants existed), English or Russian.
 pub fn ranked_variant(rules: &Rules) -> Option<Preset> {
-    variant_of(rules).filter(|p| *p != Preset::Brazilian)
+    rules.variant().filter(|p| *p != Preset::Brazilian)
 }
 
 /// The address of a free-game leaderboard.
@@ -231,7 +216,7 @@ pub struct GameView {
 impl GameView {
     /// A game the player has not started: the start position, no id.
     pub fn unstarted(kind: GameKind, day: String, setup: GameSetup) -> GameView {
-        let start = AnyPosition::initial(setup.parsed_rules()).map(|p| p.to_fen()).unwrap_or_default();
+        let start = AnyPosition::initial(setup.rules).map(|p| p.to_fen()).unwrap_or_default();
         GameView {
             id: String::new(),
             kind,
@@ -260,7 +245,7 @@ impl GameView {
     pub fn replay(&self) -> Result<AnyGame, CorruptView> {
         replay_stored(&StoredGame {
             kind: self.kind,
-            rules: &self.setup.rules,
+            rules: self.setup.rules,
             start_fen: &self.start_fen,
             moves: &self.moves,
             outcome: self.outcome,
@@ -280,20 +265,10 @@ impl std::fmt::Display for CorruptView {
     }
 }
 
-/// The electronic board's rules: international draughts with the 25-move
-/// rule and the endgame rule below in place of the repetition rule, as the
-/// tabletop devices had.
-pub const ELECTRONIC_RULES: Rules = Rules { repetition: false, ..Rules::INTERNATIONAL };
-
-/// The electronic board's endgame rule: one king against at most three
-/// kings is drawn after this many moves of each side without a win.
-pub const ENDGAME_LIMIT_MOVES: u32 = 10;
-
 /// A game as stored and sent.
 pub struct StoredGame<'a> {
     pub kind: GameKind,
-    /// The rules' text form.
-    pub rules: &'a str,
+    pub rules: Rules,
     pub start_fen: &'a str,
     /// Long-form moves.
     pub moves: &'a [String],
@@ -306,10 +281,9 @@ pub struct StoredGame<'a> {
 /// endgame rule (played on past it if the players chose to). The browser
 /// and the server read games through this one function.
 pub fn replay_stored(stored: &StoredGame<'_>) -> Result<AnyGame, CorruptView> {
-    let rules = Rules::parse(stored.rules).map_err(|e| CorruptView(e.to_string()))?;
-    let start = AnyPosition::from_fen(stored.start_fen, rules).map_err(|e| CorruptView(e.to_string()))?;
+    let start = AnyPosition::from_fen(stored.start_fen, stored.rules).map_err(|e| CorruptView(e.to_string()))?;
     let mut game = match stored.kind {
-        GameKind::Electronic => AnyGame::with_endgame_limit(start, ENDGAME_LIMIT_MOVES),
+        GameKind::Electronic => AnyGame::electronic(start),
         _ => AnyGame::new(start),
     };
     let play_on = |game: &mut AnyGame| {
@@ -401,8 +375,8 @@ mod tests {
         bad.start_fen = "nonsense".into();
         assert!(bad.replay().is_err());
         let mut bad = view(&[]);
-        bad.setup.rules = "checkers".into();
-        assert!(bad.replay().is_err());
+        bad.setup.rules = Rules::ENGLISH;
+        assert!(bad.replay().is_err(), "a 10×10 position under 8×8 rules");
     }
 
     #[test]
@@ -425,7 +399,7 @@ mod tests {
         assert_eq!(setup, GameSetup::new(Rules::RUSSIAN, Level::Debutant, Color::Black));
         assert!(!setup.is_ranked(GameKind::Free), "as Black: unranked");
         let custom = q(GameKind::Free, Some("international,size=8,flying=0"), None, None).unwrap().unwrap();
-        assert_eq!(custom.rules, "brazilian,flying=0");
+        assert_eq!(custom.rules.to_string(), "brazilian,flying=0");
         assert!(!custom.is_ranked(GameKind::Free), "custom rules: unranked");
         assert!(q(GameKind::Free, Some("english"), None, None).unwrap().unwrap().is_ranked(GameKind::Free));
         assert!(q(GameKind::Free, Some("checkers"), None, None).unwrap_err().0.contains("Variante inconnue"));
@@ -441,6 +415,17 @@ mod tests {
         assert_eq!((two.player, two.is_ranked(GameKind::TwoPlayers)), (Color::White, false));
         assert_eq!(ranked_variant(&Rules::DAILY), Some(Preset::International));
         assert_eq!(ranked_variant(&Rules::BRAZILIAN), None);
+    }
+
+    #[test]
+    fn a_set_up_with_bad_rules_is_refused_when_read() {
+        let json = |rules: &str| format!(r#"{{"rules":"{rules}","level":"Fort","player":"White"}}"#);
+        let setup: GameSetup = serde_json::from_str(&json("english,mandatory=0")).unwrap();
+        assert_eq!(setup.rules, Rules { mandatory: false, ..Rules::ENGLISH });
+        assert_eq!(serde_json::to_string(&setup).unwrap(), json("english,mandatory=0"));
+        for bad in ["checkers", "english,size=9", ""] {
+            assert!(serde_json::from_str::<GameSetup>(&json(bad)).is_err(), "{bad:?} is not read as any rules");
+        }
     }
 
     #[test]

@@ -277,7 +277,7 @@ pub async fn hint(
     if game_id.is_empty() {
         let start = GameSetup::default_for(GameKind::Electronic);
         let setup = settle(GameKind::Electronic, &GameSetup { level, ..start })?;
-        let position = crate::engine::any::AnyPosition::initial(setup.parsed_rules())
+        let position = crate::engine::any::AnyPosition::initial(setup.rules)
             .map_err(|e| ServerError::Unreadable(e.to_string()))?;
         return ctx.search(move || position.best_move(setup.level).ok_or_else(|| AppError::GameOver.into())).await?;
     }
@@ -351,8 +351,7 @@ pub async fn set_pseudonym(ctx: &RequestContext, name: String) -> ServerResult<S
 /// games of a variant (international unless given) at a level; its top
 /// rows and the player's own row (even outside the top).
 pub async fn leaderboard(
-    db: &Db,
-    player: String,
+    ctx: &RequestContext,
     day: Option<String>,
     level: Option<Level>,
     variant: Option<Preset>,
@@ -372,7 +371,7 @@ pub async fn leaderboard(
         BoardKey::Free { .. } => (false, None, None),
     };
     let key = scores::board_key(&board);
-    let (top, mine) = (db.leaderboard(&key, scores::TOP).await?, db.rank_of(&key, &player).await?);
+    let (top, mine) = (ctx.db.leaderboard(&key, scores::TOP).await?, ctx.db.rank_of(&key, &ctx.player).await?);
     Ok(LeaderboardView { board, is_today, previous_day, next_day, top, mine })
 }
 
@@ -381,13 +380,13 @@ pub async fn leaderboard(
 /// the day is over: the computer answers the same moves the same way, so
 /// a winning line shown today could be copied today. A game in progress is
 /// shown to its player only.
-pub async fn replay(db: &Db, player: String, game_id: String) -> ServerResult<GameView> {
+pub async fn replay(ctx: &RequestContext, game_id: String) -> ServerResult<GameView> {
     if game_id.len() > 64 {
         return Err(AppError::GameNotFound.into());
     }
     let today = today_utc();
-    let record = db.load_game(&game_id).await?.ok_or(AppError::GameNotFound)?;
-    if record.player_id != player {
+    let record = ctx.db.load_game(&game_id).await?.ok_or(AppError::GameNotFound)?;
+    if record.player_id != ctx.player {
         if record.outcome.is_none() {
             return Err(AppError::NotYourGame.into());
         }
@@ -395,7 +394,7 @@ pub async fn replay(db: &Db, player: String, game_id: String) -> ServerResult<Ga
             return Err(AppError::HiddenUntilTomorrow.into());
         }
     }
-    let mut view = full_view(db, &record).await?;
+    let mut view = full_view(&ctx.db, &record).await?;
     view.needs_pseudonym = false;
     Ok(view)
 }

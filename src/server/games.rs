@@ -68,7 +68,7 @@ impl GameRecord {
     pub fn replay(&self) -> ServerResult<AnyGame> {
         let stored = StoredGame {
             kind: self.kind,
-            rules: &self.setup.rules,
+            rules: self.setup.rules,
             start_fen: &self.start_fen,
             moves: &self.moves,
             outcome: self.outcome,
@@ -124,7 +124,7 @@ pub struct NewGame<'a> {
 /// start).
 pub fn new_record(new: NewGame<'_>) -> ServerResult<Played> {
     let setup = new.setup.for_kind(new.kind).map_err(|e| AppError::BadRequest(e.0))?;
-    let rules = setup.parsed_rules();
+    let rules = setup.rules;
     let start = match new.start_fen {
         Some(fen) => AnyPosition::from_fen(fen, rules).map_err(|e| AppError::BadRequest(fen_error_fr(&e)))?,
         None => AnyPosition::initial(rules).map_err(|e| AppError::BadRequest(e.to_string()))?,
@@ -228,7 +228,10 @@ impl GameRow {
         Ok(GameRecord {
             kind: GameKind::from_name(&kind).ok_or_else(|| ServerError::Unreadable(format!("game kind {kind:?}")))?,
             setup: GameSetup {
-                rules: self.rules,
+                rules: self
+                    .rules
+                    .parse()
+                    .map_err(|e| ServerError::Unreadable(format!("rules {:?}: {e}", self.rules)))?,
                 level: level.parse().map_err(|_| ServerError::Unreadable(format!("level {level:?}")))?,
                 player,
             },
@@ -836,8 +839,10 @@ mod tests {
         let black_move = stored.replay().unwrap().choices()[0].long.clone();
         assert_eq!(play(&db, &game.id, "p1", &black_move, 2_000).unwrap().moves.len(), 3);
         assert!(matches!(play(&db, &game.id, "p1", "21-17", 3_000), Err(AppError::IllegalMove(_))));
-        // Forged rules are refused before anything is stored.
-        let forged = GameSetup { rules: "english,size=9".into(), level: Level::Fort, player: Color::White };
+        // A set-up the kind does not allow (a free game at a step of the
+        // electronic board's ladder) is refused before anything is stored;
+        // forged rules never get this far (they are refused when read).
+        let forged = GameSetup { rules: Rules::ENGLISH, level: Level::LADDER[0], player: Color::White };
         let new = NewGame {
             player_id: "p1",
             kind: GameKind::Free,
@@ -966,11 +971,7 @@ mod tests {
         let forged = GameSetup::new(Rules::ENGLISH, Level::Fort, Color::White).for_kind(GameKind::Electronic);
         assert!(forged.is_err(), "the electronic board plays its ladder");
         let ladder = GameSetup::new(Rules::ENGLISH, Level::LADDER[7], Color::Black).for_kind(GameKind::Electronic);
-        assert_eq!(
-            ladder.unwrap().parsed_rules(),
-            Rules { repetition: false, ..Rules::INTERNATIONAL },
-            "and its rules"
-        );
+        assert_eq!(ladder.unwrap().rules, Rules::ELECTRONIC, "and its rules");
     }
 
     #[test]

@@ -10,7 +10,7 @@ use super::limits::{LimitsConfig, RateLimits};
 use super::proxy::TrustedProxies;
 use super::{router, Site};
 use crate::app::panel::percent_encode;
-use crate::engine::{Color, DrawReason, Outcome};
+use crate::engine::{Color, DrawReason, Outcome, Rules};
 use crate::protocol::{AppError, GameKind, GameSetup, GameView};
 use axum::body::Body;
 use axum::extract::ConnectInfo;
@@ -424,7 +424,7 @@ fn two_players_share_a_game_of_any_rules_and_agree_a_draw() {
         assert_eq!(white_first.status, StatusCode::UNPROCESSABLE_ENTITY, "Black opens English draughts");
         let game = site.post("partie/commencer", &start("english", "11-15"), &alice).await.game();
         assert_eq!((game.moves.len(), game.setup.player), (1, Color::White), "no reply, no side");
-        assert_eq!(game.setup.rules, "english");
+        assert_eq!(game.setup.rules, Rules::ENGLISH);
         let game = site
             .post("partie/jouer", &[("game_id", &game.id), ("ply", "1"), ("mv", "23-19"), ("think_ms", "1")], &alice)
             .await

@@ -40,8 +40,9 @@ pub fn board_of(record: &GameRecord) -> Option<BoardKey> {
     }
     match record.kind {
         GameKind::Daily => Some(BoardKey::Daily { day: record.day.clone() }),
-        GameKind::Free => ranked_variant(&record.setup.parsed_rules())
-            .map(|variant| BoardKey::Free { level: record.level(), variant }),
+        GameKind::Free => {
+            ranked_variant(&record.setup.rules).map(|variant| BoardKey::Free { level: record.level(), variant })
+        }
         GameKind::TwoPlayers | GameKind::Electronic => None,
     }
 }

@@ -2,7 +2,7 @@
 //! boards, one per level.
 
 use crate::app::describe::{french_date, game_title, preset_name};
-use crate::app::play::clock_text;
+use crate::app::status::clock_text;
 use crate::engine::bot::Level;
 use crate::engine::{Preset, Rules};
 use crate::protocol::game::free_board_href;
@@ -19,9 +19,8 @@ pub async fn get_leaderboard(
     level: Option<Level>,
     variant: Option<Preset>,
 ) -> Result<LeaderboardView, AppError> {
-    use crate::server::{api, db::Db, error::ServerError, players};
-    let db = use_context::<Db>().ok_or(ServerError::MissingContext("Db"))?;
-    Ok(api::leaderboard(&db, players::current_player(), day, level, variant).await?)
+    use crate::server::api;
+    Ok(api::leaderboard(&api::RequestContext::current()?, day, level, variant).await?)
 }
 
 /// The variants with free-game leaderboards.

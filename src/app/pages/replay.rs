@@ -4,7 +4,7 @@
 use crate::app::board::Board;
 use crate::app::describe::{variant_name, view_title, ShownMove};
 use crate::app::input::MoveOptions;
-use crate::app::play::{clock_text, outcome_text, side_name, Seat};
+use crate::app::status::{clock_text, outcome_text, side_name, Seat};
 use crate::protocol::{AppError, GameView};
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -12,9 +12,8 @@ use leptos_router::hooks::use_params_map;
 
 #[server(endpoint = "partie/revoir")]
 pub async fn get_replay(game_id: String) -> Result<GameView, AppError> {
-    use crate::server::{api, db::Db, error::ServerError, players};
-    let db = use_context::<Db>().ok_or(ServerError::MissingContext("Db"))?;
-    Ok(api::replay(&db, players::current_player(), game_id).await?)
+    use crate::server::api;
+    Ok(api::replay(&api::RequestContext::current()?, game_id).await?)
 }
 
 #[component]

@@ -223,14 +223,14 @@ pub fn SetupForm(mode: SetupMode, rules: Rules, level: Level, color: Color) -> i
                     "Ces règles sont celles de la variante affichée. Pour partir d'une autre variante, cochez-la puis : "
                     <button type="submit" name="action" value="variante">"Partir de la variante cochée"</button>
                 </p>
-                <RuleField label="Damier" help="8 × 8 (32 cases), 10 × 10 (50 cases) ou 12 × 12 (72 cases).">
+                <RuleField label="Damier" help=size_help()>
                     <select name="taille" id="regle-size">
-                        {[8u8, 10, 12].map(|n| view! { <option value=n.to_string() selected=rules.size == n>{format!("{n} × {n}")}</option> })
+                        {Rules::SIZES.map(|n| view! { <option value=n.to_string() selected=rules.size == n>{format!("{n} × {n}")}</option> })
                             .into_iter().collect_view()}
                     </select>
                 </RuleField>
-                <RuleField label="Rangées de pions" help="Combien de rangées chaque camp remplit au départ (sur 8 × 8 : 1 à 3 ; 10 × 10 : 1 à 4 ; 12 × 12 : 1 à 5).">
-                    <input name="rangees" id="regle-rows" type="number" min="1" max="5" value=rules.rows.to_string()/>
+                <RuleField label="Rangées de pions" help=rows_help()>
+                    <input name="rangees" id="regle-rows" type="number" min="1" max=most_rows().to_string() value=rules.rows.to_string()/>
                 </RuleField>
                 <RuleField label="Trait au départ" help="Le camp qui joue le premier coup.">
                     <select name="trait" id="regle-first">
@@ -276,7 +276,7 @@ fn variant_line(preset: Preset) -> &'static str {
 
 /// A rule with a control and a line on what it does.
 #[component]
-fn RuleField(label: &'static str, help: &'static str, children: Children) -> impl IntoView {
+fn RuleField(label: &'static str, #[prop(into)] help: String, children: Children) -> impl IntoView {
     view! {
         <div class="rule">
             <label>
@@ -285,6 +285,33 @@ fn RuleField(label: &'static str, help: &'static str, children: Children) -> imp
             </label>
             <small>{help}</small>
         </div>
+    }
+}
+
+/// The board sizes the rules allow, in words: "8 × 8 (32 cases), 10 × 10
+/// (50 cases) ou 12 × 12 (72 cases)."
+fn size_help() -> String {
+    let sizes: Vec<String> = Rules::SIZES.iter().map(|n| format!("{n} × {n} ({} cases)", n * n / 2)).collect();
+    french_list(&sizes) + "."
+}
+
+/// The rows each board size takes, in words.
+fn rows_help() -> String {
+    let limits: Vec<String> = Rules::SIZES.iter().map(|n| format!("{n} × {n} : 1 à {}", Rules::max_rows(*n))).collect();
+    format!("Combien de rangées chaque camp remplit au départ (sur {}).", limits.join(" ; "))
+}
+
+/// The most rows of men any board takes.
+fn most_rows() -> u8 {
+    Rules::SIZES.into_iter().map(Rules::max_rows).max().unwrap_or(1)
+}
+
+/// "a, b ou c".
+fn french_list(items: &[String]) -> String {
+    match items.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} ou {last}", rest.join(", ")),
+        None => String::new(),
     }
 }
 
@@ -344,6 +371,16 @@ mod tests {
         let mut pairs: Vec<(&str, &str)> = extra.to_vec();
         pairs.extend(fields.iter().map(|(k, v)| (*k, v.as_str())));
         read(mode, &pairs)
+    }
+
+    #[test]
+    fn the_form_says_what_the_engine_allows() {
+        assert_eq!(size_help(), "8 × 8 (32 cases), 10 × 10 (50 cases) ou 12 × 12 (72 cases).");
+        assert_eq!(
+            rows_help(),
+            "Combien de rangées chaque camp remplit au départ (sur 8 × 8 : 1 à 3 ; 10 × 10 : 1 à 4 ; 12 × 12 : 1 à 5)."
+        );
+        assert_eq!(most_rows(), 5);
     }
 
     #[test]

@@ -145,7 +145,7 @@ impl PgDb {
                 &record.created_at,
                 &record.outcome.map(|_| record.last_answer_ms),
                 &i64::from(record.bot_version),
-                &record.setup.rules,
+                &record.setup.rules.to_string(),
                 &color_name(record.setup.player),
                 &record.played_on,
             ],

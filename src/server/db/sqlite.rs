@@ -141,7 +141,7 @@ pub fn insert_game(conn: &mut Connection, new: &Played) -> ServerResult<()> {
             record.created_at,
             record.outcome.map(|_| record.last_answer_ms),
             record.bot_version,
-            record.setup.rules,
+            record.setup.rules.to_string(),
             color_name(record.setup.player),
             record.played_on,
         ],
