@@ -4,8 +4,16 @@ SHELL := /bin/bash
 WASM_TARGET := wasm32-unknown-unknown
 BINDGEN_OUT := target/bindgen
 CARGO ?= cargo
+# Builds that lint as they compile: clippy's driver compiles the crate
+# itself (its dependencies go to rustc as usual), warnings denied. `make
+# check` and `make test` build through it, so the test binaries, the server
+# the browser tests start and the browser bundle are compiled once for both.
+# (`make run` builds without it: a lint never stops a developer's server.)
+LINTED_ENV = RUSTC_WORKSPACE_WRAPPER="$$(rustup which clippy-driver)" \
+	CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
+LINTED_CARGO = $(LINTED_ENV) $(CARGO)
 
-.PHONY: run test check release run-release cluster tools tools-browser tools-postgres tools-release site site-release server server-release bench
+.PHONY: run test test-build linted-site bundle-debug-site check release run-release cluster tools tools-browser tools-postgres tools-release site site-release server server-release bench
 
 ## Serve the app (debug build) on LEPTOS_SITE_ADDR (127.0.0.1:3000), database DAMES_DB (dames.sqlite3).
 run: tools site server
@@ -17,15 +25,23 @@ cluster: tools-postgres site server
 	./target/debug/dames cluster --servers 2 --port 8080
 
 ## Every test: Rust (engine and server), then the browser tests. Ends with `N passed, N failed`.
-test: tools-browser site server
-	./scripts/test-all.sh
+## The browser tests run the server that the test build made (target/debug/dames,
+## with the test build's features), so the crate's dependencies are compiled once.
+test: tools-browser linted-site test-build
+	$(LINTED_ENV) ./scripts/test-all.sh
+
+## The Rust test binaries, and with them the server binary the browser tests
+## start, linted as they build.
+test-build: tools
+	$(LINTED_CARGO) test --features ssr --no-run
 
 ## Formatting and lints, warnings denied, for the server (with its tests)
-## and for the browser build.
+## and for the browser build: clippy runs as they are built (see
+## LINTED_CARGO), so `make test` afterwards compiles nothing again.
 check: tools
 	$(CARGO) fmt --check
-	$(CARGO) clippy --all-targets --features ssr -- -D warnings
-	$(CARGO) clippy --lib --target $(WASM_TARGET) --features hydrate -- -D warnings
+	$(LINTED_CARGO) test --features ssr --no-run
+	$(LINTED_CARGO) build --lib --target $(WASM_TARGET) --features hydrate
 
 ## The optimised server at target/release/dames, the site in target/site.
 release: tools-release site-release server-release
@@ -47,6 +63,14 @@ tools-release:
 
 site:
 	$(CARGO) build --lib --target $(WASM_TARGET) --features hydrate
+	$(MAKE) bundle-debug-site
+
+## The debug site from the linted build (the one `make check` made).
+linted-site:
+	$(LINTED_CARGO) build --lib --target $(WASM_TARGET) --features hydrate
+	$(MAKE) bundle-debug-site
+
+bundle-debug-site:
 	rm -rf $(BINDGEN_OUT) && wasm-bindgen --target web --no-typescript --out-dir $(BINDGEN_OUT) --out-name dames target/$(WASM_TARGET)/debug/dames.wasm
 	./scripts/bundle-site.sh $(BINDGEN_OUT)
 

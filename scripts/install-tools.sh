@@ -6,12 +6,15 @@
 # wasm-opt); with --postgres, Debian's PostgreSQL server (for the tests and
 # `make cluster`, which start throw-away clusters of their own: the
 # package's own cluster is left stopped). Never downloads a browser build of its own.
+# With --system-only, only the system and npm packages (no Rust tool): CI
+# installs those in the background while the crate compiles.
 # Flags may be combined.
 set -euo pipefail
 WASM_BINDGEN_VERSION=0.2.129
-browser=0 release=0 postgres=0
+browser=0 release=0 postgres=0 rust=1
 for flag in "$@"; do
   case "$flag" in
+    --system-only) rust=0 ;;
     --browser) browser=1 ;;
     --release) release=1 ;;
     --postgres) postgres=1 ;;
@@ -19,19 +22,21 @@ for flag in "$@"; do
   esac
 done
 
-if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
-  rustup target add wasm32-unknown-unknown
-fi
-
-# `make check` needs the formatter and the linter.
-for component in rustfmt clippy; do
-  if ! rustup component list --installed | grep -q "^$component"; then
-    rustup component add "$component"
+if [ "$rust" = 1 ]; then
+  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    rustup target add wasm32-unknown-unknown
   fi
-done
 
-if [ "$(wasm-bindgen --version 2>/dev/null | cut -d' ' -f2)" != "$WASM_BINDGEN_VERSION" ]; then
-  cargo install --locked wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+  # `make check` needs the formatter and the linter.
+  for component in rustfmt clippy; do
+    if ! rustup component list --installed | grep -q "^$component"; then
+      rustup component add "$component"
+    fi
+  done
+
+  if [ "$(wasm-bindgen --version 2>/dev/null | cut -d' ' -f2)" != "$WASM_BINDGEN_VERSION" ]; then
+    cargo install --locked wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+  fi
 fi
 
 sudo=""

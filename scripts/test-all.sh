@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs the Rust tests, then the browser tests, and ends with one line
 # `N passed, N failed` adding both up. Exits non-zero if anything failed.
+# `make test` runs it in the linted build's environment (the Makefile's
+# LINTED_ENV), so that `cargo test` finds its binaries built.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 log=$(mktemp)
