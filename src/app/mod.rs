@@ -17,7 +17,9 @@ use leptos_meta::{provide_meta_context, MetaTags, Title};
 use leptos_router::components::{Route, Router, Routes, A};
 use leptos_router::{path, SsrMode};
 
-/// A page that shows an error is served with the error's HTTP status.
+/// A page that shows an error is served with the error's HTTP status (as
+/// [`crate::protocol::AppError::status`] decides it; `server/statuses.rs`
+/// does the same for server functions' answers).
 pub fn set_page_status(error: &crate::protocol::AppError) {
     #[cfg(feature = "ssr")]
     if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {

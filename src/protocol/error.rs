@@ -48,7 +48,8 @@ pub enum AppError {
 
 impl AppError {
     /// The HTTP status the server answers this error with: the client's
-    /// mistakes are 4xx, only the server's own faults are 5xx.
+    /// mistakes are 4xx, only the server's own faults are 5xx. The only
+    /// place a status is decided (see `server/statuses.rs` for the path).
     pub fn status(&self) -> u16 {
         match self {
             AppError::BadRequest(_) => 400,

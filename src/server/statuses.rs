@@ -1,5 +1,13 @@
-//! Every refusal a server function returns gets its HTTP status here, in one
-//! place. The server-function layer answers every error with a 500 and the
+//! Every refusal a server function returns gets its HTTP status here.
+//!
+//! An error's status has one path: server code fails with a `ServerError`;
+//! `From<ServerError> for AppError` (`server/error.rs`) passes refusals on
+//! and turns faults into `Internal` or `Unavailable`; `AppError::status`
+//! (`protocol/error.rs`) is the only place that maps an error to a status;
+//! it is applied on the two ways out: here for a server function's answer,
+//! and by `app::set_page_status` for a page rendered with an error.
+//!
+//! The server-function layer answers every error with a 500 and the
 //! [`AppError`] as JSON (including the ones it raises itself, for a missing
 //! or unreadable field, before any of our code runs); this middleware reads
 //! that error back and sets the status it names, with `Retry-After` on a
