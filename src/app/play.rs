@@ -219,35 +219,11 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
         });
     }
 
-    let send = Callback::new(move |text: String| {
-        let think = think_ms.get_untracked();
-        link.play(
-            text,
-            |before, text| move_request(before, text, think),
-            move |next| {
-                think_ms.set(0);
-                answer_announcement(next, seat)
-            },
-        );
-    });
     let chosen_level = RwSignal::new(state.with_untracked(|v| v.level()));
-    let restart = Callback::new(move |_| {
-        let (kind, mut setup) = state.with_untracked(|v| (v.kind, v.setup.clone()));
-        setup.level = chosen_level.get_untracked();
-        link.update(new_game(kind, setup.rules, setup.level, setup.player), move |next| {
-            think_ms.set(0);
-            match Seat::of(next) {
-                Seat::Shared => "Nouvelle partie.".to_string(),
-                seat => format!("Nouvelle partie. {}", answer_announcement(next, seat)),
-            }
-        });
-    });
-    let resign = Callback::new(move |_| {
-        let id = state.with_untracked(|v| v.id.clone());
-        link.update(resign_game(id), move |next| {
-            next.replay().ok().and_then(|g| g.outcome()).map(|o| outcome_text(o, seat, &rules)).unwrap_or_default()
-        });
-    });
+    let actions = GameActions { link, seat, rules, think_ms, chosen_level };
+    let send = Callback::new(move |text| actions.play(text));
+    let restart = Callback::new(move |_| actions.restart());
+    let resign = Callback::new(move |_| actions.resign());
 
     let status = Signal::derive(move || {
         let now = Situation {
@@ -304,6 +280,58 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
                 </div>
             </div>
         </section>
+    }
+}
+
+/// What the game screen's board and buttons do, each through the game's
+/// link.
+#[derive(Clone, Copy)]
+struct GameActions {
+    link: GameLink,
+    seat: Seat,
+    rules: Rules,
+    /// The player's thinking time since the server's last answer.
+    think_ms: RwSignal<u64>,
+    /// The level of the next free game.
+    chosen_level: RwSignal<Level>,
+}
+
+impl GameActions {
+    /// The player's move, with the thinking time it took.
+    fn play(self, text: String) {
+        let (think_ms, seat) = (self.think_ms, self.seat);
+        let think = think_ms.get_untracked();
+        self.link.play(
+            text,
+            |before, text| move_request(before, text, think),
+            move |next| {
+                think_ms.set(0);
+                answer_announcement(next, seat)
+            },
+        );
+    }
+
+    /// "Rejouer", "Nouvelle partie", "Lancer la partie": a new game stored
+    /// now, at the level chosen.
+    fn restart(self) {
+        let think_ms = self.think_ms;
+        let (kind, mut setup) = self.link.state.with_untracked(|v| (v.kind, v.setup.clone()));
+        setup.level = self.chosen_level.get_untracked();
+        self.link.update(new_game(kind, setup.rules, setup.level, setup.player), move |next| {
+            think_ms.set(0);
+            match Seat::of(next) {
+                Seat::Shared => "Nouvelle partie.".to_string(),
+                seat => format!("Nouvelle partie. {}", answer_announcement(next, seat)),
+            }
+        });
+    }
+
+    fn resign(self) {
+        let (seat, rules) = (self.seat, self.rules);
+        let id = self.link.state.with_untracked(|v| v.id.clone());
+        self.link.update(resign_game(id), move |next| {
+            next.replay().ok().and_then(|g| g.outcome()).map(|o| outcome_text(o, seat, &rules)).unwrap_or_default()
+        });
     }
 }
 
