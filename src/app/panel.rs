@@ -94,13 +94,14 @@ pub fn TypedMoveForm(
     can_play: Signal<bool>,
     /// Called with the move in long form.
     on_play: Callback<String>,
-    error: RwSignal<Option<String>>,
+    /// Where a refusal is shown, as the server's are.
+    call: ServerCall,
 ) -> impl IntoView {
     let typed = RwSignal::new(String::new());
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         if !can_play.get_untracked() {
-            error.set(Some(AppError::NotYourTurn.to_string()));
+            call.refuse(AppError::NotYourTurn);
             return;
         }
         let text = typed.get_untracked();
@@ -109,7 +110,7 @@ pub fn TypedMoveForm(
                 typed.set(String::new());
                 on_play.run(mv);
             }
-            Err(e) => error.set(Some(AppError::IllegalMove(move_text_error_fr(&e)).to_string())),
+            Err(e) => call.refuse(AppError::IllegalMove(move_text_error_fr(&e))),
         }
     };
     view! {

@@ -241,21 +241,18 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
     // An unstarted game has nothing to give up.
     let can_resign = Signal::derive(move || can_play.get() && started.get());
 
+    let board = view! {
+        <Board
+            position=position
+            options=options
+            last_move=signals.last_move
+            on_play=send
+            show_numbers=show_numbers
+            flipped=flipped
+        />
+    };
     view! {
-        <section class="play" aria-labelledby="titre-partie" data-partie=move || state.with(|v| v.id.clone())>
-            <h1 id="titre-partie">{move || state.with(view_title)}</h1>
-            <div class="play-grid">
-                <div class="board-wrap">
-                    <Board
-                        position=position
-                        options=options
-                        last_move=signals.last_move
-                        on_play=send
-                        show_numbers=show_numbers
-                        flipped=flipped
-                    />
-                </div>
-                <div class="panel">
+        <GameFrame state signals board=board.into_any()>
                     <StatusLine text=status over=over/>
                     <LinkMessages link/>
                     <ComputerOpens signals seat on_start=restart busy=pending/>
@@ -274,7 +271,31 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
                     })}
                     {(kind == GameKind::Free).then(|| view! { <LevelPicker chosen=chosen_level/> })}
                     <GameScore state/>
-                    <TypedMoveForm position=position can_play=can_play on_play=send error=link.error()/>
+                    <TypedMoveForm position=position can_play=can_play on_play=send call=link.call/>
+        </GameFrame>
+    }
+}
+
+/// Every game screen's frame: the title, the board, and the panel beside
+/// it (under it on narrow screens) ending with the moves and the PDN.
+#[component]
+pub fn GameFrame(
+    state: RwSignal<GameView>,
+    signals: GameSignals,
+    /// The electronic board's screen (styled as the device).
+    #[prop(optional)]
+    electronic: bool,
+    board: AnyView,
+    /// The panel's own parts, above the moves.
+    children: Children,
+) -> impl IntoView {
+    view! {
+        <section class="play" class:electronic=electronic aria-labelledby="titre-partie" data-partie=move || state.with(|v| v.id.clone())>
+            <h1 id="titre-partie">{move || state.with(view_title)}</h1>
+            <div class="play-grid">
+                <div class="board-wrap">{board}</div>
+                <div class="panel">
+                    {children()}
                     <MoveList texts=signals.texts/>
                     <PdnExport text=signals.pdn/>
                 </div>

@@ -10,9 +10,9 @@ pub use editor::editor_fen;
 
 use super::board::Board;
 use super::call::{GameLink, LinkMessages};
-use super::describe::{view_title, ShownMove};
-use super::panel::{MoveList, PdnExport};
-use super::play::{move_request, new_game, GameSignals};
+use super::describe::ShownMove;
+use super::panel::StatusLine;
+use super::play::{move_request, new_game, GameFrame, GameSignals};
 use super::status::{answer_announcement, status_text, Screen, Seat, Situation};
 use crate::engine::any::{AnyGame, MoveChoice};
 use crate::engine::bot::{Level, Step};
@@ -98,7 +98,7 @@ pub fn ElectronicScreen(initial: GameView) -> impl IntoView {
     let hinted = RwSignal::new(None::<ShownMove>);
     let editing = RwSignal::new(false);
     let signals = GameSignals::new(state, pending);
-    let GameSignals { game, outcome, turn, position, options, .. } = signals;
+    let GameSignals { game, outcome, turn, position, options, started, .. } = signals;
     let player = Memo::new(move |_| state.with(|v| v.setup.player));
     let step = Memo::new(move |_| state.with(step_of));
     let back_to = Memo::new(move |_| game.with(|g| take_back_target(g, player.get())));
@@ -111,9 +111,9 @@ pub fn ElectronicScreen(initial: GameView) -> impl IntoView {
             turn: turn.get(),
             pending: pending.get(),
             must_capture: false,
-            started: true,
+            started: started.get(),
         };
-        status_text(outcome.get(), &Rules::ELECTRONIC, &now)
+        state.with(|v| status_text(outcome.get(), &v.setup.rules, &now))
     };
     let drawn_by_rule = move || outcome.get() == Some(Outcome::Draw(DrawReason::EndgameLimit));
     let board = move || {
@@ -130,23 +130,22 @@ pub fn ElectronicScreen(initial: GameView) -> impl IntoView {
         }
     };
 
+    let board_or_editor = view! {
+        <Show when=move || editing.get() fallback=board>
+            <PositionEditor
+                start=position.get_untracked()
+                on_done=Callback::new(move |(fen, side)| actions.set_up(fen, side))
+                on_cancel=Callback::new(move |_| editing.set(false))
+                busy=pending
+            />
+        </Show>
+    };
+    let over = Signal::derive(move || outcome.get().is_some());
+
     view! {
-        <section class="play electronic" aria-labelledby="titre-partie" data-partie=move || state.with(|v| v.id.clone())>
-            <h1 id="titre-partie">{move || state.with(view_title)}</h1>
-            <div class="play-grid">
-                <div class="board-wrap">
-                    <Show when=move || editing.get() fallback=board>
-                        <PositionEditor
-                            start=position.get_untracked()
-                            on_done=Callback::new(move |(fen, side)| actions.set_up(fen, side))
-                            on_cancel=Callback::new(move |_| editing.set(false))
-                            busy=pending
-                        />
-                    </Show>
-                </div>
-                <div class="panel">
+        <GameFrame state signals electronic=true board=board_or_editor.into_any()>
                     <DeviceDisplay signals player step hinted busy=pending/>
-                    <p class="status" class:over=move || outcome.get().is_some() data-testid="statut">{status}</p>
+                    <StatusLine text=Signal::derive(status) over=over/>
                     <LinkMessages link/>
                     <Show when=drawn_by_rule>
                         <button type="button" class="primary" on:click=move |_| actions.play_on() disabled=move || pending.get()>
@@ -156,11 +155,7 @@ pub fn ElectronicScreen(initial: GameView) -> impl IntoView {
                     <DeviceButtons actions signals/>
                     <LadderPicker step busy=pending on_pick=Callback::new(move |n| actions.set_level(n))/>
                     <p class="hint">"1 : débutant … 8 : le plus fort. Les parties des dames électroniques ne sont jamais classées."</p>
-                    <MoveList texts=signals.texts/>
-                    <PdnExport text=signals.pdn/>
-                </div>
-            </div>
-        </section>
+        </GameFrame>
     }
 }
 

@@ -6,6 +6,7 @@
 //! (`/partie-libre?regles=…&niveau=…&couleur=…`, `/deux-joueurs?regles=…`).
 
 use crate::app::describe::{preset_name, promotion_text};
+use crate::engine::any::Layout;
 use crate::engine::bot::Level;
 use crate::engine::rules::MAX_DRAW_MOVES;
 use crate::engine::{Color, Preset, Promotion, Rules};
@@ -291,7 +292,8 @@ fn RuleField(label: &'static str, #[prop(into)] help: String, children: Children
 /// The board sizes the rules allow, in words: "8 × 8 (32 cases), 10 × 10
 /// (50 cases) ou 12 × 12 (72 cases)."
 fn size_help() -> String {
-    let sizes: Vec<String> = Rules::SIZES.iter().map(|n| format!("{n} × {n} ({} cases)", n * n / 2)).collect();
+    let sizes: Vec<String> =
+        Rules::SIZES.iter().map(|&n| format!("{n} × {n} ({} cases)", Layout { size: n }.squares())).collect();
     french_list(&sizes) + "."
 }
 
