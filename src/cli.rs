@@ -802,7 +802,7 @@ impl Match {
 #[cfg(feature = "ssr")]
 fn bench_server_command(out: &mut dyn Write) -> Result<i32, UsageError> {
     let handle = tokio::runtime::Handle::try_current().map_err(|e| UsageError(e.to_string()))?;
-    tokio::task::block_in_place(|| handle.block_on(crate::server::bench::run(out)))?;
+    tokio::task::block_in_place(|| handle.block_on(crate::ops::bench::run(out)))?;
     Ok(0)
 }
 

@@ -4,7 +4,13 @@
 //! - [`protocol`]: what crosses the wire (views, typed errors), used by both
 //!   sides;
 //! - [`app`]: the pages, rendered on the server and hydrated in the browser;
-//! - [`server`] (feature `ssr`): HTTP, SQLite, the stored truth.
+//! - [`server`] (feature `ssr`): HTTP, SQLite, the stored truth: only what
+//!   serves requests;
+//! - [`ops`] (feature `ssr`): the operator's and the tests' tools beside it
+//!   (the server benchmark, the load generator, the local cluster, a
+//!   throw-away PostgreSQL);
+//! - [`cli`] and [`tune`] (native builds): the `dames` command line and the
+//!   tools that make the learned evaluation's weights.
 
 pub mod app;
 pub mod engine;
@@ -12,6 +18,9 @@ pub mod protocol;
 
 #[cfg(feature = "ssr")]
 pub mod server;
+
+#[cfg(feature = "ssr")]
+pub mod ops;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

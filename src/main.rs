@@ -6,8 +6,8 @@ async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     // The two commands that run servers and clients of their own.
     match args.first().map(String::as_str) {
-        Some("cluster") => std::process::exit(dames::server::cluster::command(&args[1..]).await),
-        Some("loadtest") => std::process::exit(dames::server::loadtest::command(&args[1..]).await),
+        Some("cluster") => std::process::exit(dames::ops::cluster::command(&args[1..]).await),
+        Some("loadtest") => std::process::exit(dames::ops::loadtest::command(&args[1..]).await),
         _ => {}
     }
     let (mut out, mut err) = (std::io::stdout(), std::io::stderr());

@@ -6,9 +6,9 @@
 //! gets 503s, then service again, without a restart of the servers.
 #![cfg(feature = "ssr")]
 
+use dames::ops::cluster::{proxy, AppServer};
+use dames::ops::throwaway::ThrowawayPostgres;
 use dames::protocol::{AppError, GameView, LeaderboardView};
-use dames::server::cluster::{proxy, AppServer};
-use dames::server::db::throwaway::ThrowawayPostgres;
 use std::net::SocketAddr;
 use std::path::Path;
 use std::process::Stdio;

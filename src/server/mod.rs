@@ -4,8 +4,6 @@
 //! it.
 
 pub mod api;
-pub mod bench;
-pub mod cluster;
 pub mod days;
 pub mod db;
 pub mod error;
@@ -13,7 +11,6 @@ pub mod games;
 #[cfg(test)]
 mod http_tests;
 pub mod limits;
-pub mod loadtest;
 pub mod observe;
 pub mod players;
 pub mod proxy;

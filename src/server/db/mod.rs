@@ -9,7 +9,6 @@ pub mod postgres;
 pub mod sqlite;
 #[cfg(test)]
 mod tests;
-pub mod throwaway;
 
 use super::error::ServerResult;
 use super::games::{Ended, GameRecord, Played, TakenBack};

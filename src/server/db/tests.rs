@@ -2,10 +2,10 @@
 //! database of its own on a throw-away PostgreSQL server started by the
 //! first test that needs it.
 
-use super::throwaway::ThrowawayPostgres;
 use super::{Db, DbLocation};
 use crate::engine::bot::{Level, BOT_VERSION};
 use crate::engine::{Color, Outcome, Rules, WinReason};
+use crate::ops::throwaway::ThrowawayPostgres;
 use crate::protocol::{AppError, GameKind, GameSetup};
 use crate::server::error::ServerError;
 use crate::server::games::{self, GameRecord, NewGame, PlayerMove};

@@ -2,13 +2,13 @@
 //! leaderboard page of a day with 100,000 scores, rendered through the real
 //! router, and the replay-verification of a long game.
 
-use super::db::sqlite::SqliteDb;
-use super::db::Db;
-use super::games::GameRecord;
-use super::{router, scores, today_utc};
 use crate::engine::bot::{self, Level};
 use crate::engine::Game;
 use crate::protocol::GameKind;
+use crate::server::db::sqlite::SqliteDb;
+use crate::server::db::Db;
+use crate::server::games::GameRecord;
+use crate::server::{players, router, scores, today_utc, Site};
 use axum::body::Body;
 use axum::http::Request;
 use leptos::config::LeptosOptions;
@@ -71,11 +71,11 @@ pub async fn run(out: &mut dyn Write) -> Result<(), Box<dyn std::error::Error>> 
     writeln!(out, "setup: {PLAYERS} scores on {board} in {:.1} s", started.elapsed().as_secs_f64())?;
 
     let options = LeptosOptions::builder().output_name("dames").site_root("target/site").build();
-    let app = router(options, super::Site::with_defaults(db.clone()));
+    let app = router(options, Site::with_defaults(db.clone()));
     let mut times = Vec::new();
     for i in 0..50 {
         // A player far down the board, whose own row is shown below the top.
-        let cookie = format!("{}={}", super::players::COOKIE, player_id(90_000 + i));
+        let cookie = format!("{}={}", players::COOKIE, player_id(90_000 + i));
         let request = Request::get("/classement").header("cookie", cookie).body(Body::empty())?;
         let t = Instant::now();
         let response = app.clone().oneshot(request).await?;

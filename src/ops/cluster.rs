@@ -4,7 +4,7 @@
 //! adds `X-Forwarded-For` as nginx would and skips a server that refuses
 //! connections.
 
-use super::db::throwaway::{free_port, ThrowawayPostgres};
+use super::throwaway::{free_port, ThrowawayPostgres};
 use axum::body::Body;
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderValue, StatusCode};
