@@ -608,44 +608,6 @@ fn selfplay_command(args: &[String], out: &mut dyn Write) -> Result<i32, UsageEr
     }
 }
 
-/// Runs `work(0)` … `work(count - 1)` on `threads` threads and hands each
-/// result to `each` on the calling thread, in index order, as soon as it
-/// and the ones before it are done (so reports come in order whatever the
-/// threads). An error from `each` stops the work: the threads finish the
-/// item they hold and take no other.
-pub(crate) fn in_order<R: Send>(
-    count: usize,
-    threads: usize,
-    work: impl Fn(usize) -> R + Sync,
-    mut each: impl FnMut(usize, R) -> std::io::Result<()>,
-) -> std::io::Result<()> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let next = AtomicUsize::new(0);
-    let (send, receive) = std::sync::mpsc::channel();
-    std::thread::scope(|scope| {
-        for _ in 0..threads.clamp(1, count.max(1)) {
-            let (send, next, work) = (send.clone(), &next, &work);
-            scope.spawn(move || loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= count || send.send((i, work(i))).is_err() {
-                    break;
-                }
-            });
-        }
-        drop(send);
-        let mut early = std::collections::BTreeMap::new();
-        let mut due = 0;
-        for (i, result) in receive {
-            early.insert(i, result);
-            while let Some(result) = early.remove(&due) {
-                each(due, result)?;
-                due += 1;
-            }
-        }
-        Ok(())
-    })
-}
-
 /// A selfplay match: `games` games from varied openings, each player
 /// playing both colours. The first player is the one named `--white`: it has
 /// White in the odd games.
@@ -689,7 +651,7 @@ impl Match {
             None => None,
         };
         let first = self.games.start as usize;
-        in_order(
+        crate::parallel::in_order(
             self.games.len(),
             self.threads,
             |i| self.game(&book, first + i),

@@ -28,6 +28,9 @@ pub mod cli;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod tune;
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod parallel;
+
 /// The browser's entry point, called by the script Leptos puts in the page:
 /// it hydrates the islands (`#[island]` components) it finds.
 #[cfg(feature = "hydrate")]

@@ -3,7 +3,7 @@
 //! ended and by the score the player's search gave them, and the binary
 //! file that holds them.
 
-use crate::cli::in_order;
+use crate::parallel::in_order;
 use crate::engine::bot;
 use crate::engine::eval::Evaluation;
 use crate::engine::search::{DrawCounters, Limits, Searcher};
