@@ -1,17 +1,14 @@
-//! The `dames` binary: with no subcommand it serves the site; otherwise it is
-//! the engine's command line (`dames help`).
+//! The `dames` binary: with no subcommand (or `serve`) it serves the site;
+//! otherwise it runs the subcommand clap parsed (`dames --help`).
+
+use clap::Parser;
 
 #[tokio::main]
 async fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    // The two commands that run servers and clients of their own.
-    match args.first().map(String::as_str) {
-        Some("cluster") => std::process::exit(dames::ops::cluster::command(&args[1..]).await),
-        Some("loadtest") => std::process::exit(dames::ops::loadtest::command(&args[1..]).await),
-        _ => {}
-    }
+    // Clap itself answers --help and a bad command line (exit status 2).
+    let cli = dames::cli::Cli::parse();
     let (mut out, mut err) = (std::io::stdout(), std::io::stderr());
-    if let Some(code) = dames::cli::run(&args, &mut out, &mut err) {
+    if let Some(code) = dames::cli::run(cli, &mut out, &mut err) {
         std::process::exit(code);
     }
     if let Err(e) = dames::server::observe::init_logs() {

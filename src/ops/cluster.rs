@@ -160,22 +160,10 @@ async fn forward(
     (StatusCode::BAD_GATEWAY, "aucun serveur ne répond\n").into_response()
 }
 
-/// `dames cluster [--servers N] [--port P]`: PostgreSQL in `target/cluster`,
-/// N app servers, the proxy on 127.0.0.1:P; stops everything on Ctrl-C.
-pub async fn command(args: &[String]) -> i32 {
-    let (mut servers, mut port) = (2usize, 8080u16);
-    let mut args = args.iter();
-    while let Some(flag) = args.next() {
-        let value = args.next().and_then(|v| v.parse::<u64>().ok());
-        match (flag.as_str(), value) {
-            ("--servers", Some(n)) if (1..=16).contains(&n) => servers = n as usize,
-            ("--port", Some(p)) if p <= u64::from(u16::MAX) => port = p as u16,
-            _ => {
-                eprintln!("usage: dames cluster [--servers 1..16] [--port P]");
-                return 2;
-            }
-        }
-    }
+/// `dames cluster`: PostgreSQL in `target/cluster`, `servers` app servers,
+/// the proxy on 127.0.0.1:`port`; stops everything on Ctrl-C. 0, or 1 when
+/// the cluster failed.
+pub async fn command(servers: usize, port: u16) -> i32 {
     match run(servers, port).await {
         Ok(()) => 0,
         Err(e) => {

@@ -16,13 +16,15 @@ use std::time::{Duration, Instant};
 
 /// What the command line asked for.
 #[derive(Clone, Debug)]
-struct Plan {
-    url: String,
-    players: usize,
-    seconds: u64,
-    think_ms: u64,
-    level: Level,
-    server_pids: Vec<u32>,
+pub struct Plan {
+    /// The site, `http://…` without a final `/`.
+    pub url: String,
+    pub players: usize,
+    pub seconds: u64,
+    pub think_ms: u64,
+    pub level: Level,
+    /// The servers whose CPU time is reported.
+    pub server_pids: Vec<u32>,
 }
 
 /// What every player saw, merged.
@@ -36,14 +38,9 @@ struct Tally {
     games_finished: u64,
 }
 
-pub async fn command(args: &[String]) -> i32 {
-    let plan = match parse(args) {
-        Ok(plan) => plan,
-        Err(e) => {
-            eprintln!("dames loadtest: {e}\nusage: dames loadtest URL --players N --seconds S [--think-ms T] [--level LEVEL] [--server-pid PID]...");
-            return 2;
-        }
-    };
+/// Runs the load test `plan` describes and prints its figures: 0, or 1
+/// when the site answered with server errors or not at all.
+pub async fn command(plan: Plan) -> i32 {
     let cpu_before: Option<u64> = cpu_ms(&plan.server_pids);
     let tally = Arc::new(Mutex::new(Tally::default()));
     let started = Instant::now();
@@ -59,29 +56,6 @@ pub async fn command(args: &[String]) -> i32 {
     report(&plan, &mut tally, elapsed, cpu_before.zip(cpu_after).map(|(b, a)| a.saturating_sub(b)));
     let errors: u64 = tally.failed + tally.statuses.iter().filter(|(s, _)| **s >= 500).map(|(_, n)| n).sum::<u64>();
     i32::from(errors > 0)
-}
-
-fn parse(args: &[String]) -> Result<Plan, String> {
-    let mut args = args.iter();
-    let url = args.next().ok_or("missing URL")?.trim_end_matches('/').to_string();
-    if !url.starts_with("http://") {
-        return Err(format!("{url:?}: an http:// address"));
-    }
-    let mut plan =
-        Plan { url, players: 10, seconds: 30, think_ms: 500, level: Level::Intermediaire, server_pids: Vec::new() };
-    while let Some(flag) = args.next() {
-        let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
-        let number = || value.parse::<u64>().map_err(|_| format!("{flag} {value:?}: a number"));
-        match flag.as_str() {
-            "--players" => plan.players = number()?.clamp(1, 10_000) as usize,
-            "--seconds" => plan.seconds = number()?.max(1),
-            "--think-ms" => plan.think_ms = number()?,
-            "--level" => plan.level = value.parse().map_err(|e| format!("--level: {e}"))?,
-            "--server-pid" => plan.server_pids.push(number()? as u32),
-            other => return Err(format!("unknown option {other}")),
-        }
-    }
-    Ok(plan)
 }
 
 /// One virtual player, until the deadline.

@@ -3,11 +3,11 @@
 //! ended and by the score the player's search gave them, and the binary
 //! file that holds them.
 
-use crate::parallel::in_order;
 use crate::engine::bot;
 use crate::engine::eval::Evaluation;
 use crate::engine::search::{DrawCounters, Limits, Searcher};
 use crate::engine::{Bitboard, Color, Game, Outcome, Position, Setup};
+use crate::parallel::in_order;
 use rand_core::RngCore;
 use rand_pcg::Pcg32;
 use std::io::{self, Read, Write};

@@ -1,0 +1,388 @@
+//! The command line's tests: each calls `dames …` as the binary would
+//! (clap's parse, then [`run`]) and checks the exit status, stdout and
+//! stderr.
+
+use super::{run, Cli};
+use crate::engine::eval::patterns::Weights;
+use crate::engine::pdn::{parse_pdn, replay};
+use clap::Parser;
+use std::io::Write;
+
+/// Runs `dames args…`: the exit status (`None`: serve the site), stdout and
+/// stderr. A command line clap refuses is status 2 with clap's message on
+/// stderr, in one line: its first paragraph, without the usage and the
+/// pointer to `--help` that follow it.
+fn call(args: &[&str]) -> (Option<i32>, String, String) {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = match Cli::try_parse_from(std::iter::once("dames").chain(args.iter().copied())) {
+        Ok(cli) => run(cli, &mut out, &mut err),
+        Err(e) if e.use_stderr() => {
+            writeln!(err, "{}", message_line(&e)).unwrap();
+            Some(e.exit_code())
+        }
+        // --help: the help on stdout, status 0.
+        Err(e) => {
+            write!(out, "{e}").unwrap();
+            Some(e.exit_code())
+        }
+    };
+    (code, String::from_utf8(out).unwrap(), String::from_utf8(err).unwrap())
+}
+
+/// Clap's message for `e` in one line.
+fn message_line(e: &clap::Error) -> String {
+    let text = e.to_string();
+    let message = text.split("\n\n").next().unwrap_or_default();
+    message.lines().map(str::trim).collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn bestmove_takes_the_ladders_steps() {
+    for step in ["1", "4"] {
+        let (code, out, err) = call(&["bestmove", "W:W28,40:B22,13", "--level", step]);
+        assert_eq!(code, Some(0), "{err}");
+        assert!(out.starts_with("bestmove 28x17"), "the capture at step {step}: {out}");
+    }
+    let (code, _, err) = call(&["bestmove", "start", "--level", "9"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("1 to 8"), "{err}");
+}
+
+#[test]
+fn no_subcommand_means_serve() {
+    assert_eq!(call(&[]).0, None);
+    assert_eq!(call(&["serve"]).0, None);
+}
+
+#[test]
+fn perft_prints_one_line_per_depth() {
+    let (code, out, _) = call(&["perft", "start", "3"]);
+    assert_eq!(code, Some(0));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3);
+    assert!(lines[2].starts_with("depth 3 nodes 658 time_ms "), "{}", lines[2]);
+    let (code, out, _) = call(&["perft", "W:W32:B28,29,38,39", "1", "--divide"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(out.lines().next(), Some("32x32{28,29,38,39} 1"));
+}
+
+#[test]
+fn moves_are_sorted_and_written_long() {
+    let (code, out, _) = call(&["moves", "W:WK47:B9,12,33"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(out, "47x17{9,12,33}\n47x21{9,12,33}\n47x26{9,12,33}\n");
+}
+
+#[test]
+fn rules_choose_the_board_and_the_moves() {
+    let (code, out, _) = call(&["perft", "start", "3", "--rules", "english"]);
+    assert_eq!(code, Some(0));
+    assert!(out.lines().nth(2).unwrap().starts_with("depth 3 nodes 302 "), "{out}");
+    let (code, out, _) = call(&["moves", "W:W22:B18", "--rules", "english,mandatory=0"]);
+    assert_eq!((code, out.as_str()), (Some(0), "22x15{18}\n22-17\n"), "sorted by end square");
+    let (code, out, _) = call(&["moves", "W:W22:B18", "--rules", "english"]);
+    assert_eq!((code, out.as_str()), (Some(0), "22x15{18}\n"));
+    let (code, _, err) = call(&["moves", "start", "--rules", "english,kings=2"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("\"kings\"") && err.lines().count() == 1, "{err}");
+}
+
+#[test]
+fn bad_input_is_one_line_and_status_two() {
+    for args in [
+        &["perft", "start", "0"][..],
+        &["perft", "start", "99"],
+        &["perft", "start", "x"],
+        &["perft", "W:W99", "2"],
+        &["perft", "start"],
+        &["moves", "nonsense"],
+        &["moves", "start", "--rules"],
+        &["moves", "start", "--rules", "checkers"],
+        &["perft", "W:W33:B1", "1", "--rules", "english"],
+        &["frobnicate"],
+        &["replay"],
+        &["replay", "/nonexistent/file.pdn"],
+        &["bestmove", "start", "--eval", "neural"],
+        &["selfplay", "--white", "1", "--black", "1", "--games", "2", "--white-eval", "x"],
+        &["selfplay", "--white", "1", "--black", "1", "--games", "2", "--threads", "0"],
+        &["selfplay", "--white", "1", "--black", "1", "--games", "2", "--black-nodes", "0"],
+        &["selfplay", "--white", "1", "--black", "1", "--games", "2", "--table-bits", "30"],
+        &["selfplay", "--white", "fort", "--black", "fort", "--games", "2", "--black-probcut", "yes"],
+        &["bestmove", "start", "--probcut", "2"],
+        &["bestmove", "start", "--pruning", "on"],
+        &["selfplay", "--white", "fort", "--black", "fort", "--games", "2", "--white-pruning", "2"],
+        &["agreement", "x.pdn", "--pruning", "-1"],
+        &["bestmove", "start", "--tables", "yes"],
+        &["selfplay", "--white", "fort", "--black", "fort", "--games", "2", "--black-tables", "on"],
+        &["tune"],
+        &["tune", "learn"],
+        &["tune", "fit", "--out", "/tmp/x"],
+        &["tune", "fit", "--data", "/nonexistent", "--out", "/tmp/x"],
+        &["tune", "generate", "--games", "0", "--out", "/tmp/x"],
+        &["tune", "generate", "--games", "1", "--out", "/tmp/x", "--pruning", "2"],
+        &["tune", "generate", "--games", "1", "--out", "/tmp/x", "--weights", "/nonexistent"],
+        &["tune", "fit", "--data", "/nonexistent", "--out", "/tmp/x", "--phases", "3"],
+        &["tune", "fit", "--data", "/nonexistent", "--out", "/tmp/x", "--lambda", "1.5"],
+        &["tune", "fit", "--data", "/nonexistent", "--out", "/tmp/x", "--lambda", "NaN"],
+        &["bestmove", "start", "--weights", "/nonexistent"],
+        &["bestmove", "start", "--eval", "classic", "--weights", "/nonexistent"],
+        &["selfplay", "--white", "1", "--black", "1", "--games", "2", "--black-weights", "Cargo.toml"],
+        &["agreement"],
+        &["endgame", "start"],
+        &["endgame", "W:WK1:BK4", "--rules", "international,size=12"],
+        &["endgame", "W:WK1:BK4", "--rules", "english,flying=1,men_back=0"],
+        &["endgame", "W:WK1:BK4", "W:WK1:BK5"],
+        &["endgame", "W:WK1:BK1"],
+        &["endgame", "W:WK29:B", "--rules", "english"],
+        &["endgame", "W:W31,32:B1,2"],
+    ] {
+        let (code, out, err) = call(args);
+        assert_eq!(code, Some(2), "{args:?}");
+        assert!(out.is_empty(), "{args:?}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn endgame_gives_a_positions_verdict_or_each_tables_counts() {
+    for (fen, rules, verdict) in [
+        ("W:WK46:BK28", "international", "win in 1 plies"),
+        // A king on 46 may only go up the long diagonal: with the
+        // other king on it, it must step into a capture.
+        ("B:WK46:BK28", "international", "win in 3 plies"),
+        ("W:WK1,K10:BK46", "international", "win in 3 plies"),
+        ("B:WK1,K10:BK46", "international", "draw"),
+        ("W:WK1,K5:BK32", "english", "win in 31 plies"),
+        ("B:W8,11:BK4", "english", "lost: no move"),
+    ] {
+        let (code, out, err) = call(&["endgame", fen, "--rules", rules]);
+        assert_eq!((code, out.trim()), (Some(0), verdict), "{fen} {rules}: {err}");
+    }
+    // The search judges by the tables when asked: a win in 31 plies,
+    // far beyond 2,000 nodes, scored as such (200 men less 30 plies
+    // after the move).
+    let position = ["bestmove", "W:W30,12:BK1", "--rules", "english", "--nodes", "2000", "--tables"];
+    let (code, out, _) = call(&[&position[..], &["1"]].concat());
+    assert_eq!(code, Some(0));
+    assert!(out.contains(" score 19970 "), "{out}");
+    let (_, out, _) = call(&[&position[..], &["0"]].concat());
+    assert!(!out.contains(" score 19970 "), "{out}");
+    let (code, out, _) = call(&["endgame", "--rules", "russian"]);
+    assert_eq!(code, Some(0));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 17, "{out}");
+    assert!(lines[0].starts_with("K-K    positions    1984 won"), "{}", lines[0]);
+    assert!(lines[16].starts_with("computed and counted in "), "{}", lines[16]);
+}
+
+#[test]
+fn selfplay_reports_each_game_and_the_score_with_its_interval() {
+    let args = ["selfplay", "--white", "2", "--black", "1", "--games", "4", "--threads", "2", "--black-nodes", "500"];
+    let (code, out, _) = call(&args);
+    assert_eq!(code, Some(0));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    for (i, line) in lines[..4].iter().enumerate() {
+        assert!(line.starts_with(&format!("game {} 2 as ", i + 1)), "{line}");
+    }
+    assert!(lines[4].starts_with("2 vs 1: ") && lines[4].contains("95 % interval"), "{}", lines[4]);
+    // The same games whatever the threads.
+    let (_, again, _) = call(&["selfplay", "--white", "2", "--black", "1", "--games", "4", "--black-nodes", "500"]);
+    assert_eq!(out, again);
+    // A match resumed at its third game plays the same last two games.
+    let (code, rest, _) =
+        call(&["selfplay", "--white", "2", "--black", "1", "--games", "4", "--from", "3", "--black-nodes", "500"]);
+    assert_eq!(code, Some(0));
+    let rest: Vec<&str> = rest.lines().collect();
+    assert_eq!((rest.len(), &rest[..2]), (3, &lines[2..4]), "{rest:?}");
+    assert!(rest[2].starts_with("2 vs 1: "), "{}", rest[2]);
+    for from in ["0", "5"] {
+        let (code, _, err) = call(&["selfplay", "--white", "2", "--black", "1", "--games", "4", "--from", from]);
+        assert_eq!(code, Some(2), "--from {from}: {err}");
+    }
+}
+
+#[test]
+fn selfplay_writes_its_games_as_pdn_that_replays_to_the_same_ends() {
+    let dir = std::env::temp_dir().join(format!("dames-selfplay-pdn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("games.pdn");
+    let path = file.to_str().unwrap();
+    let args = ["selfplay", "--white", "2", "--black", "1", "--games", "3", "--black-nodes", "500", "--pdn", path];
+    let (code, out, _) = call(&args);
+    assert_eq!(code, Some(0), "{out}");
+    let games = parse_pdn(&std::fs::read_to_string(&file).unwrap());
+    assert_eq!(games.len(), 3);
+    for (i, (pdn, line)) in games.iter().zip(out.lines()).enumerate() {
+        assert_eq!(pdn.tag("Round"), Some((i + 1).to_string().as_str()));
+        // The first player (level 2) has White in even games.
+        let level_two = if i % 2 == 0 { "White" } else { "Black" };
+        assert!(pdn.tag(level_two).unwrap().starts_with("2 (classic, "), "{:?}", pdn.tag(level_two));
+        let game = replay(pdn).unwrap();
+        let outcome = game.outcome().expect("a finished game");
+        assert_eq!(pdn.tag("Result"), Some(outcome.pdn_result()));
+        assert!(line.ends_with(&format!("in {} plies ({outcome})", game.moves().len())), "{line}");
+    }
+    let (code, _, err) = call(&["selfplay", "--white", "1", "--black", "1", "--games", "1", "--pdn", "/"]);
+    assert_eq!(code, Some(2), "a file that cannot be written is a usage error: {err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bestmove_takes_either_evaluation() {
+    for eval in ["classic", "learned"] {
+        let (code, out, _) = call(&["bestmove", "start", "--nodes", "20000", "--eval", eval]);
+        assert_eq!(code, Some(0));
+        assert!(out.starts_with("bestmove "), "{out}");
+    }
+}
+
+#[test]
+fn tune_makes_weights_that_the_searches_play() {
+    let dir = std::env::temp_dir().join(format!("dames-tune-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let (positions, phased, shipped) = (file("positions.bin"), file("phased.bin"), file("shipped.bin"));
+    let generate = ["tune", "generate", "--games", "3", "--nodes", "800", "--pruning", "1", "--out", &positions];
+    let (code, out, err) = call(&generate);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains(" positions from 3 games "), "{out}");
+    let fit = ["tune", "fit", "--data", &positions, "--out", &phased, "--epochs", "25", "--lambda", "0.5"];
+    let (code, out, err) = call(&[&fit[..], &["--phases", "2"]].concat());
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("validation loss"), "{out}");
+    // (Whether it has two phases depends on the epochs that beat the
+    // classic weights on so few games: the fit's own tests check that.)
+    assert!(Weights::read(&std::fs::read(&phased).unwrap()).is_ok());
+    // The fitted file plays, for either side of a match.
+    let (code, out, err) = call(&["bestmove", "start", "--nodes", "3000", "--weights", &phased]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.starts_with("bestmove "), "{out}");
+    let match_ = ["selfplay", "--white", "2", "--black", "2", "--games", "1", "--white-weights", &phased];
+    let (code, _, err) = call(&match_);
+    assert_eq!(code, Some(0), "{err}");
+    // The shipped weights from a file search exactly as the built-in
+    // ones: the same move, score, depth and nodes.
+    std::fs::write(&shipped, Weights::shipped().encode()).unwrap();
+    let position = "W:W27,28,32,33,37,38,39,42,43,48:B3,7,8,12,13,16,17,18,19,23";
+    let (_, from_file, _) = call(&["bestmove", position, "--nodes", "30000", "--weights", &shipped]);
+    let (_, built_in, _) = call(&["bestmove", position, "--nodes", "30000", "--eval", "learned"]);
+    let (_, classic, _) = call(&["bestmove", position, "--nodes", "30000", "--eval", "classic"]);
+    assert!(from_file.starts_with("bestmove "), "{from_file}");
+    assert_eq!(from_file, built_in);
+    assert_ne!(from_file, classic, "the learned weights judge otherwise");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn search_switches_can_be_turned_on_or_off_for_either_side() {
+    // On or off, a legal move comes out.
+    for (level, switch) in [("fort", "1"), ("6", "0"), ("6", "1"), ("fort", "0")] {
+        for option in ["--probcut", "--pruning"] {
+            let args = ["bestmove", "start", "--level", level, "--nodes", "20000", option, switch];
+            let (code, out, err) = call(&args);
+            assert_eq!(code, Some(0), "{err}");
+            assert!(out.starts_with("bestmove "), "{out}");
+        }
+    }
+    let dir = std::env::temp_dir().join(format!("dames-selfplay-probcut-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("games.pdn");
+    let path = file.to_str().unwrap();
+    let args = [
+        "selfplay",
+        "--white",
+        "2",
+        "--black",
+        "1",
+        "--games",
+        "2",
+        "--black-nodes",
+        "500",
+        "--white-probcut",
+        "1",
+        "--black-pruning",
+        "1",
+        "--tables",
+        "1",
+        "--white-tables",
+        "0",
+        "--pdn",
+        path,
+    ];
+    assert_eq!(call(&args).0, Some(0));
+    let games = parse_pdn(&std::fs::read_to_string(&file).unwrap());
+    assert!(games[0].tag("White").unwrap().ends_with(", probcut)"), "{:?}", games[0].tag("White"));
+    assert!(!games[0].tag("Black").unwrap().contains("probcut"), "{:?}", games[0].tag("Black"));
+    assert!(games[0].tag("Black").unwrap().contains(", pruning"), "{:?}", games[0].tag("Black"));
+    assert!(!games[0].tag("White").unwrap().contains("pruning"), "{:?}", games[0].tag("White"));
+    // The side's own switch before the match's.
+    assert!(!games[0].tag("White").unwrap().contains("tables"), "{:?}", games[0].tag("White"));
+    assert!(games[0].tag("Black").unwrap().contains(", endgame tables"), "{:?}", games[0].tag("Black"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn replay_reports_each_game_and_fails_on_a_bad_one() {
+    let dir = std::env::temp_dir().join(format!("dames-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("two.pdn");
+    std::fs::write(&file, "[White \"a\"]\n1. 32-28 18-23 *\n[White \"b\"]\n1. 32-28 18-24 *\n").unwrap();
+    let (code, out, _) = call(&["replay", file.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(code, Some(1));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "ok 2");
+    assert!(lines[1].starts_with("error ") && lines[1].contains(":2 2: "), "{}", lines[1]);
+    assert_eq!(lines[2], "games 2 ok 1 failed 1");
+}
+
+#[test]
+fn the_command_line_is_consistent() {
+    use clap::CommandFactory;
+    Cli::command().debug_assert();
+}
+
+#[test]
+fn every_subcommand_has_its_help() {
+    use clap::CommandFactory;
+    let (code, top, _) = call(&["--help"]);
+    assert_eq!(code, Some(0));
+    // Each subcommand, and each of its own (tune generate, tune fit).
+    let command = Cli::command();
+    let mut paths = Vec::new();
+    for sub in command.get_subcommands() {
+        assert!(top.contains(sub.get_name()), "dames --help names {}: {top}", sub.get_name());
+        paths.push((vec![sub.get_name()], sub));
+        paths.extend(sub.get_subcommands().map(|nested| (vec![sub.get_name(), nested.get_name()], nested)));
+    }
+    for (path, sub) in paths {
+        let args: Vec<&str> = path.iter().copied().chain(["--help"]).collect();
+        let (code, out, err) = call(&args);
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+        assert!(out.contains(&format!("Usage: dames {}", path.join(" "))), "{args:?}: {out}");
+        for long in sub.get_arguments().filter_map(|a| a.get_long()) {
+            assert!(out.contains(&format!("--{long}")), "{args:?} explains --{long}");
+        }
+    }
+    let names: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).collect();
+    for expected in ["perft", "moves", "replay", "bestmove", "hub", "selfplay", "tune", "endgame", "bench", "agreement"]
+    {
+        assert!(names.contains(&expected), "{expected} in {names:?}");
+    }
+}
+
+#[test]
+fn a_bad_option_is_named_with_status_two() {
+    for (args, named) in [
+        (&["selfplay", "--white", "1", "--black", "1", "--games", "2", "--threads", "0"][..], "--threads"),
+        (&["perft", "start", "3", "--depht", "2"], "--depht"),
+        (&["bestmove", "start", "--nodes", "many"], "--nodes"),
+        (&["moves", "start", "--rules", "checkers"], "--rules"),
+        (&["tune", "fit", "--data", "x", "--out", "y", "--phases", "3"], "--phases"),
+    ] {
+        let (code, _, err) = call(args);
+        assert_eq!(code, Some(2), "{args:?}");
+        assert!(err.contains(named), "{args:?}: {err}");
+    }
+}
