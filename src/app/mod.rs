@@ -80,6 +80,7 @@ pub fn App() -> impl IntoView {
                     <A href="/">"Défi du jour"</A>
                     <A href="/partie-libre">"Partie libre"</A>
                     <A href="/deux-joueurs">"1 contre 1"</A>
+                    <A href="/dames-electroniques">"Électronique"</A>
                     <A href="/classement">"Classement"</A>
                     <A href="/regles">"Règles"</A>
                 </nav>

@@ -1,5 +1,5 @@
-//! `/`: the daily challenge, with a countdown to the next one, and the
-//! other ways to play one tap away.
+//! `/`: the daily challenge's board first, then a countdown to the next
+//! one and the other ways to play (also in the header, one tap away).
 
 use crate::app::play::Play;
 use crate::protocol::GameKind;
@@ -10,13 +10,13 @@ use leptos_meta::Title;
 pub fn DailyPage() -> impl IntoView {
     view! {
         <Title text="Défi du jour — Dames"/>
-        <WaysToPlay/>
-        <p class="intro">
+        <Play kind=GameKind::Daily setup=None/>
+        <p class="intro after-board">
             "Aujourd'hui, tout le monde affronte le même ordinateur : aux mêmes coups, il répond pareil. "
             "Gagnez vite et avec le plus de pièces possible. "
             <Countdown/>
         </p>
-        <Play kind=GameKind::Daily setup=None/>
+        <WaysToPlay/>
     }
 }
 

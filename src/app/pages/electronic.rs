@@ -12,13 +12,6 @@ pub fn ElectronicPage() -> impl IntoView {
     let loaded = Resource::new(|| (), |_| load_game(GameKind::Electronic, None));
     view! {
         <Title text="Dames électroniques — Dames"/>
-        <p class="intro">
-            "Le damier électronique d'autrefois : huit niveaux, reprendre un coup, demander un conseil, "
-            "changer de camp, mettre en place une position. Règles internationales, avec les règles de nulle "
-            "de l'appareil : 25 coups de dames de chaque côté sans prise ni mouvement de pion, et une dame seule "
-            "contre trois dames au plus, sans gain en 10 coups de chaque côté (vous pouvez alors continuer). "
-            "Ces parties ne sont jamais classées."
-        </p>
         <Suspense fallback=|| view! { <p class="loading">"Mise en marche…"</p> }>
             {move || Suspend::new(async move {
                 match loaded.await {
@@ -30,5 +23,12 @@ pub fn ElectronicPage() -> impl IntoView {
                 }
             })}
         </Suspense>
+        <p class="intro after-board">
+            "Le damier électronique d'autrefois : huit niveaux, reprendre un coup, demander un conseil, "
+            "changer de camp, mettre en place une position. Règles internationales, avec les règles de nulle "
+            "de l'appareil : 25 coups de dames de chaque côté sans prise ni mouvement de pion, et une dame seule "
+            "contre trois dames au plus, sans gain en 10 coups de chaque côté (vous pouvez alors continuer). "
+            "Ces parties ne sont jamais classées."
+        </p>
     }
 }

@@ -24,13 +24,13 @@ pub fn FreePage() -> impl IntoView {
             Ok(setup) => {
                 let note = setup.as_ref().map(ranking_note);
                 view! {
-                    <p class="intro">
+                    <Play kind=GameKind::Free setup=setup/>
+                    <p class="intro after-board">
                         "Une partie contre l'ordinateur, à votre rythme. Chaque partie est différente. "
                         {note}
                         " "
                         <a href="/nouvelle-partie?mode=ordinateur">"Choisir les règles, le niveau et la couleur"</a>
                     </p>
-                    <Play kind=GameKind::Free setup=setup/>
                 }.into_any()
             }
             Err(e) => refused(SetupMode::Computer, e.0).into_any(),

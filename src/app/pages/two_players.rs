@@ -16,11 +16,11 @@ pub fn TwoPlayersPage() -> impl IntoView {
         <Title text="1 contre 1 — Dames"/>
         {match asked {
             Ok(setup) => view! {
-                <p class="intro">
+                <Play kind=GameKind::TwoPlayers setup=setup/>
+                <p class="intro after-board">
                     "Deux joueurs, un seul écran : chacun joue son camp à son tour. Partie non classée. "
                     <a href="/nouvelle-partie?mode=deux-joueurs">"Choisir les règles"</a>
                 </p>
-                <Play kind=GameKind::TwoPlayers setup=setup/>
             }.into_any(),
             Err(e) => refused(SetupMode::TwoPlayers, e.0).into_any(),
         }}
