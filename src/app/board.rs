@@ -107,6 +107,8 @@ pub fn Board(
         input.set(InputState::Idle);
     });
 
+    super::motion::animate_moves(position, last_move);
+
     let cues = Cues {
         position,
         input,
@@ -248,10 +250,12 @@ fn DarkSquare(
     drag_from: RwSignal<Option<SquareNumber>>,
 ) -> impl IntoView {
     let Cues { position, input, cursor, targets, jumped, movable, must_capture, last_move, hint } = cues;
-    let piece = move || position.with(|p| p.piece_at(square));
+    // A memo: a square whose piece did not change keeps its element (and
+    // the motion drawn on it) when the rest of the board changes.
+    let piece = Memo::new(move |_| position.with(|p| p.piece_at(square)));
     let selected = move || input.with(|i| i.selected() == Some(square));
     let label = move || {
-        let mut text = format!("{}, {}", square, piece_name(piece()));
+        let mut text = format!("{}, {}", square, piece_name(piece.get()));
         if selected() {
             text.push_str(", sélectionné");
         } else if targets.with(|t| t.finals.contains(&square) || t.steps.contains(&square)) {
@@ -290,7 +294,7 @@ fn DarkSquare(
             on:pointerdown=move |_| drag_from.set(Some(square))
         >
             <span class="num" aria-hidden="true">{square}</span>
-            {move || piece().map(|p| view! { <PieceMark piece=p arrived=Signal::derive(on_last_path)/> })}
+            {move || piece.get().map(|p| view! { <PieceMark piece=p arrived=Signal::derive(on_last_path)/> })}
         </div>
     }
 }

@@ -7,6 +7,7 @@ pub mod describe;
 pub mod diagram;
 pub mod electronic;
 pub mod input;
+pub mod motion;
 pub mod pages;
 pub mod panel;
 pub mod play;
