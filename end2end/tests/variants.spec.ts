@@ -161,6 +161,17 @@ test('the board turns to face the side to move when asked, and remembers it', as
   await expect.poll(firstSquare).toBe('32');
 });
 
+test('set-up page: playing Black starts the game, the computer\'s first move made', async ({ page }) => {
+  await page.goto('/nouvelle-partie?mode=ordinateur');
+  await waitForHydration(page);
+  await page.getByLabel('Je joue les noirs').check();
+  await page.getByRole('button', { name: 'Commencer la partie' }).first().click();
+  await expect(page).toHaveURL(/\/partie-libre\?regles=international&niveau=intermediaire&couleur=noirs$/);
+  await expect(page.getByRole('button', { name: 'Lancer la partie' })).toHaveCount(0);
+  await expect(page.getByTestId('statut')).toHaveText('À vous de jouer (noirs).');
+  await expect(page.locator('.sq.last-path')).toHaveCount(1);
+});
+
 test('set-up page: a variant, then custom rules, lead to the game', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/nouvelle-partie?mode=ordinateur');

@@ -143,17 +143,17 @@ impl GameLink {
         said: impl FnOnce(&GameView) -> String + 'static,
         before: Option<GameView>,
     ) {
-        // The answer (the computer's reply) is shown once the player's own
-        // move has landed on the board.
         let on_answer = move |next: GameView| {
-            let show = move || {
-                self.announce.set(said(&next));
-                self.state.set(next);
-            };
-            match super::motion::time_left() {
-                Some(wait) => set_timeout(show, wait),
-                None => show(),
-            }
+            self.announce.set(said(&next));
+            self.state.set(next);
+        };
+        // The answer (the computer's reply) is shown once the player's own
+        // move has landed on the board; the call stays pending until then,
+        // so that no move is entered on a position about to be replaced.
+        let request = async move {
+            let answer = request.await;
+            super::motion::landed().await;
+            answer
         };
         self.call.send_then(request, on_answer, move |refusal| self.recover(refusal, before));
     }

@@ -3,7 +3,7 @@
 //! Browser only, and nothing under `prefers-reduced-motion`. Input never
 //! waits for it: the board is already in the new position, the motion is
 //! drawn over it. What follows a move (the computer's reply) waits until
-//! the move has landed: [`time_left`].
+//! the move has landed: [`landed`].
 
 use crate::app::describe::ShownMove;
 use crate::engine::any::AnyPosition;
@@ -28,16 +28,18 @@ pub fn animate_moves(position: Signal<AnyPosition>, last_move: Signal<Option<Sho
     let _ = (position, last_move);
 }
 
-/// How long until the move being drawn has landed, if one is.
-pub fn time_left() -> Option<std::time::Duration> {
+/// Waits until the move being drawn, if any, has landed.
+pub async fn landed() {
     #[cfg(feature = "hydrate")]
     {
         let left = browser::LANDS_AT.get() - js_sys::Date::now();
-        if left > 0.0 {
-            return Some(std::time::Duration::from_millis(left as u64));
+        if let (true, Some(window)) = (left > 0.0, web_sys::window()) {
+            let timer = js_sys::Promise::new(&mut |resolve, _| {
+                let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, left.ceil() as i32);
+            });
+            let _ = wasm_bindgen_futures::JsFuture::from(timer).await;
         }
     }
-    None
 }
 
 #[cfg(feature = "hydrate")]

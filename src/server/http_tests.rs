@@ -410,6 +410,48 @@ fn page_views_store_nothing() {
 }
 
 #[test]
+fn the_set_up_form_starts_a_game_the_computer_opens_and_nothing_else() {
+    on_runtime(async {
+        let site = TestSite::new(LimitsConfig::default(), "").await;
+        let form = |colour: &'static str, action: &'static str| {
+            [
+                ("mode", "ordinateur"),
+                ("affiche", "russian"),
+                ("variante", "russian"),
+                ("niveau", "debutant"),
+                ("couleur", colour),
+                ("action", action),
+            ]
+        };
+        let start = crate::app::pages::setup::START_PATH;
+        // As Black: the game is stored with the computer's first move, and
+        // the player (new: the answer gives the cookie) is sent to it.
+        let answer = site.send("POST", start, &form("noirs", "jouer"), &Sender::default()).await;
+        assert_eq!(answer.status, StatusCode::SEE_OTHER, "{}", answer.body);
+        assert_eq!(answer.headers[header::LOCATION], "/partie-libre?regles=russian&niveau=debutant&couleur=noirs");
+        let cookie = answer.headers[header::SET_COOKIE].to_str().unwrap();
+        let id = cookie.strip_prefix("dames_joueur=").and_then(|c| c.split(';').next()).unwrap().to_string();
+        assert_eq!(site.rows(), [1, 1, 1, 0], "one game, the computer's move");
+        let page = site.get("/partie-libre?regles=russian&niveau=debutant&couleur=noirs", &player(&id)).await;
+        assert!(!page.body.contains("Lancer la partie"), "the game has begun: no second button");
+        // As White, and a form to show again: nothing stored, the form's
+        // page with the same fields.
+        let answer = site.send("POST", start, &form("blancs", "jouer"), &player(ALICE)).await;
+        assert_eq!(answer.headers[header::LOCATION], "/partie-libre?regles=russian&niveau=debutant&couleur=blancs");
+        let answer = site.send("POST", start, &form("noirs", "variante"), &player(ALICE)).await;
+        assert_eq!(answer.status, StatusCode::SEE_OTHER);
+        let back = answer.headers[header::LOCATION].to_str().unwrap();
+        assert!(back.starts_with("/nouvelle-partie?mode=ordinateur&") && back.contains("action=variante"), "{back}");
+        assert_eq!(site.rows(), [1, 1, 1, 0]);
+        // A body that is not a form, or too long a one: a 400 in French.
+        let answer = site.send("POST", start, &[("x", &"y".repeat(20_000))], &player(ALICE)).await;
+        assert_eq!(answer.status, StatusCode::BAD_REQUEST);
+        assert!(answer.body.contains("Formulaire"), "{}", answer.body);
+        assert_eq!(site.rows(), [1, 1, 1, 0]);
+    });
+}
+
+#[test]
 fn two_players_share_a_game_of_any_rules_and_agree_a_draw() {
     on_runtime(async {
         let site = TestSite::new(LimitsConfig::default(), "").await;

@@ -20,7 +20,7 @@ pub mod statuses;
 use crate::app::{shell, App};
 use axum::body::Body;
 use axum::http::{header, HeaderValue, Request, Response, StatusCode};
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::Router;
 pub use days::today_utc;
 use db::{Db, DbLocation};
@@ -118,6 +118,7 @@ pub fn router(options: LeptosOptions, site: Site) -> Router {
     let health_db = db.clone();
     let ready_db = db.clone();
     let context_db = db.clone();
+    let setup_site = (db.clone(), limits.clone());
     let sweeper = limits.clone();
     tokio::spawn(async move {
         let mut every_minute = tokio::time::interval(Duration::from_secs(60));
@@ -136,6 +137,12 @@ pub fn router(options: LeptosOptions, site: Site) -> Router {
         .route("/sante", get(move || health(health_db.clone())))
         .route("/pret", get(move || ready(ready_db.clone())))
         .route("/metrics", get(observe::metrics_page))
+        .route(
+            crate::app::pages::setup::START_PATH,
+            post(move |request: Request<Body>| {
+                start_from_setup_form(setup_site.0.clone(), setup_site.1.clone(), request)
+            }),
+        )
         .nest("/pkg", bundle)
         .leptos_routes_with_context(
             &options,
@@ -159,6 +166,56 @@ pub fn router(options: LeptosOptions, site: Site) -> Router {
         .layer(CompressionLayer::new())
         .layer(CatchPanicLayer::custom(|_| error_page()))
         .layer(request_tracing())
+}
+
+/// The set-up form, posted: a game the computer opens is started here,
+/// its first move included (a POST may store; a page view may not), then
+/// the player goes on to the game's page with a 303. A form to show again
+/// (another variant picked, a field refused) goes back to the form's page,
+/// which reads the same fields from its address. A body that is not a
+/// form of modest size is a 400 and starts nothing.
+async fn start_from_setup_form(db: Db, limits: RateLimits, request: Request<Body>) -> Response<Body> {
+    use crate::app::pages::setup::{read_form, FormAnswer, SetupMode};
+    use axum::response::IntoResponse;
+    const MAX_FORM_BYTES: usize = 16 * 1024;
+    let (parts, body) = request.into_parts();
+    let refused = |why: &str| (StatusCode::BAD_REQUEST, format!("{why}\n")).into_response();
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_FORM_BYTES).await else {
+        return refused("Formulaire trop long.");
+    };
+    let Ok(fields) = serde_urlencoded::from_bytes::<Vec<(String, String)>>(&bytes) else {
+        return refused("Formulaire illisible.");
+    };
+    let field = |name: &str| fields.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
+    let mode =
+        if field("mode").as_deref() == Some("deux-joueurs") { SetupMode::TwoPlayers } else { SetupMode::Computer };
+    let client = parts.extensions.get::<proxy::Client>();
+    let (player, cookie) = players::player_of_request(&parts.headers, client);
+    let location = match read_form(mode, field) {
+        FormAnswer::Play { address, kind, setup } => {
+            if setup.player != setup.rules.first {
+                let ctx = api::RequestContext { db, player, limits, address: client.map(|c| c.address) };
+                // Refused (too many new games), the page offers the
+                // "Lancer la partie" button as before.
+                if let Err(e) = api::new_game(&ctx, kind, setup).await {
+                    tracing::info!("set-up form: the computer's game not started: {e}");
+                }
+            }
+            address
+        }
+        FormAnswer::Show { .. } => {
+            let query = serde_urlencoded::to_string(&fields).unwrap_or_default();
+            format!("/nouvelle-partie?{query}")
+        }
+    };
+    let mut response = StatusCode::SEE_OTHER.into_response();
+    if let Ok(value) = HeaderValue::from_str(&location) {
+        response.headers_mut().insert(header::LOCATION, value);
+    }
+    if let Some(cookie) = cookie {
+        response.headers_mut().append(header::SET_COOKIE, cookie);
+    }
+    response
 }
 
 /// One span per request (method, path), closed with the status and the

@@ -30,16 +30,32 @@ pub fn current_player() -> String {
     if let Some(id) = issued {
         return id;
     }
-    let id = uuid::Uuid::new_v4().to_string();
     let secure = parts.as_ref().and_then(|p| p.extensions.get::<Client>()).is_some_and(|c| c.https);
+    let (id, cookie) = new_player(secure);
+    if let Some(value) = cookie {
+        response.append_header(header::SET_COOKIE, value);
+    }
+    id
+}
+
+/// The player of a request outside a page or a server function (a form
+/// posted to a handler of its own): the id from the cookie, or a new one
+/// with the `Set-Cookie` that gives it.
+pub fn player_of_request(headers: &HeaderMap, client: Option<&Client>) -> (String, Option<HeaderValue>) {
+    match player_id_from_cookie(headers) {
+        Some(id) => (id, None),
+        None => new_player(client.is_some_and(|c| c.https)),
+    }
+}
+
+/// A new player id and its cookie (`Secure` over HTTPS).
+fn new_player(secure: bool) -> (String, Option<HeaderValue>) {
+    let id = uuid::Uuid::new_v4().to_string();
     let cookie = format!(
         "{COOKIE}={id}; Path=/; Max-Age={COOKIE_MAX_AGE}; HttpOnly; SameSite=Lax{}",
         if secure { "; Secure" } else { "" }
     );
-    if let Ok(value) = HeaderValue::from_str(&cookie) {
-        response.append_header(header::SET_COOKIE, value);
-    }
-    id
+    (id, HeaderValue::from_str(&cookie).ok())
 }
 
 /// Pseudonyms: 3 to 20 characters once trimmed.

@@ -11,7 +11,7 @@ use crate::engine::bot::Level;
 use crate::engine::rules::MAX_DRAW_MOVES;
 use crate::engine::{Color, Preset, Promotion, Rules};
 use crate::protocol::error::rules_error_fr;
-use crate::protocol::AppError;
+use crate::protocol::{AppError, GameKind, GameSetup};
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
@@ -32,14 +32,30 @@ impl SetupMode {
     }
 }
 
+/// Where the form is posted: the server reads it there, starts the game
+/// when the computer has the first move, and sends the player on to the
+/// game (or back to the form, to show it again). A page view of the form
+/// itself stores nothing.
+pub const START_PATH: &str = "/nouvelle-partie/commencer";
+
 /// What the form asks for once read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FormAnswer {
     /// Show the form with these rules, level and colour in its fields (and
     /// an error, if the address or the fields were wrong).
     Show { rules: Rules, level: Level, color: Color, error: Option<String> },
-    /// Start the game at this address.
-    Play(String),
+    /// Start the game set up so at this address (its page).
+    Play { address: String, kind: GameKind, setup: GameSetup },
+}
+
+impl FormAnswer {
+    /// The game page to go to, when the form asked to play.
+    pub fn address(&self) -> Option<&str> {
+        match self {
+            FormAnswer::Play { address, .. } => Some(address),
+            FormAnswer::Show { .. } => None,
+        }
+    }
 }
 
 /// Reads the form (or an address): `field` gives a query parameter.
@@ -81,13 +97,14 @@ pub fn read_form(mode: SetupMode, field: impl Fn(&str) -> Option<String>) -> For
         },
     };
     let spec = crate::app::panel::percent_encode(&rules.to_string());
-    FormAnswer::Play(match mode {
-        SetupMode::TwoPlayers => format!("/deux-joueurs?regles={spec}"),
+    let (address, kind) = match mode {
+        SetupMode::TwoPlayers => (format!("/deux-joueurs?regles={spec}"), GameKind::TwoPlayers),
         SetupMode::Computer => {
-            let color = if color == Color::Black { "noirs" } else { "blancs" };
-            format!("/partie-libre?regles={spec}&niveau={}&couleur={color}", level.name())
+            let colour = if color == Color::Black { "noirs" } else { "blancs" };
+            (format!("/partie-libre?regles={spec}&niveau={}&couleur={colour}", level.name()), GameKind::Free)
         }
-    })
+    };
+    FormAnswer::Play { address, kind, setup: GameSetup { rules, level, player: color } }
 }
 
 /// The rules the custom fields say, starting from `shown` (an unticked
@@ -135,7 +152,7 @@ pub fn SetupPage() -> impl IntoView {
         _ => SetupMode::Computer,
     });
     match query.with_untracked(|q| read_form(mode, |name| q.get(name))) {
-        FormAnswer::Play(address) => {
+        FormAnswer::Play { address, .. } => {
             crate::app::redirect_page(&address);
             view! { <p><a href=address>"Commencer la partie"</a></p> }.into_any()
         }
@@ -182,7 +199,7 @@ pub fn SetupForm(mode: SetupMode, rules: Rules, level: Level, color: Color) -> i
     let start_button =
         || view! { <button type="submit" name="action" value="jouer" class="primary">"Commencer la partie"</button> };
     view! {
-        <form class="setup-form" method="get" action="/nouvelle-partie">
+        <form class="setup-form" method="post" action=START_PATH>
             <input type="hidden" name="mode" value=mode.name()/>
             <input type="hidden" name="affiche" value=rules.to_string()/>
             <fieldset>
@@ -389,7 +406,11 @@ mod tests {
     fn each_variant_is_played_as_it_is_and_its_fields_round_trip() {
         for preset in Preset::ALL {
             let answer = submit(SetupMode::TwoPlayers, &fields(&preset.rules()), &[("action", "jouer")]);
-            assert_eq!(answer, FormAnswer::Play(format!("/deux-joueurs?regles={}", preset.name())), "{preset:?}");
+            assert_eq!(
+                answer.address(),
+                Some(format!("/deux-joueurs?regles={}", preset.name()).as_str()),
+                "{preset:?}"
+            );
         }
     }
 
@@ -402,7 +423,7 @@ mod tests {
         shown.push(("variante", "russian".into()));
         let answer =
             submit(SetupMode::Computer, &shown, &[("action", "jouer"), ("couleur", "noirs"), ("niveau", "fort")]);
-        assert_eq!(answer, FormAnswer::Play("/partie-libre?regles=russian&niveau=fort&couleur=noirs".into()));
+        assert_eq!(answer.address(), Some("/partie-libre?regles=russian&niveau=fort&couleur=noirs"));
         let answer = submit(SetupMode::Computer, &shown, &[("action", "variante")]);
         assert!(matches!(answer, FormAnswer::Show { rules: Rules::RUSSIAN, error: None, .. }), "{answer:?}");
     }
@@ -413,8 +434,8 @@ mod tests {
         custom.retain(|(k, _)| *k != "volantes");
         let answer = submit(SetupMode::Computer, &custom, &[("action", "jouer")]);
         assert_eq!(
-            answer,
-            FormAnswer::Play("/partie-libre?regles=russian%2Cflying%3D0&niveau=intermediaire&couleur=blancs".into())
+            answer.address(),
+            Some("/partie-libre?regles=russian%2Cflying%3D0&niveau=intermediaire&couleur=blancs")
         );
         let mut too_many_rows = fields(&Rules::ENGLISH);
         too_many_rows.retain(|(k, _)| *k != "rangees");
@@ -435,9 +456,6 @@ mod tests {
         // An address without the form's fields plays the rules it names.
         let by_hand =
             read(SetupMode::Computer, &[("affiche", "english"), ("variante", "english"), ("action", "jouer")]);
-        assert_eq!(
-            by_hand,
-            FormAnswer::Play("/partie-libre?regles=english&niveau=intermediaire&couleur=blancs".into())
-        );
+        assert_eq!(by_hand.address(), Some("/partie-libre?regles=english&niveau=intermediaire&couleur=blancs"));
     }
 }
