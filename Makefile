@@ -79,7 +79,7 @@ site-release:
 	rm -rf $(BINDGEN_OUT) && wasm-bindgen --target web --no-typescript --out-dir $(BINDGEN_OUT) --out-name dames target/$(WASM_TARGET)/wasm-release/dames.wasm
 	end2end/node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
 		$(BINDGEN_OUT)/dames_bg.wasm -o $(BINDGEN_OUT)/dames_bg.wasm
-	./scripts/bundle-site.sh $(BINDGEN_OUT)
+	BROTLI=1 ./scripts/bundle-site.sh $(BINDGEN_OUT)
 
 server:
 	$(CARGO) build --bin dames --features ssr
