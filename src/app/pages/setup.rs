@@ -48,16 +48,6 @@ pub enum FormAnswer {
     Play { address: String, kind: GameKind, setup: GameSetup },
 }
 
-impl FormAnswer {
-    /// The game page to go to, when the form asked to play.
-    pub fn address(&self) -> Option<&str> {
-        match self {
-            FormAnswer::Play { address, .. } => Some(address),
-            FormAnswer::Show { .. } => None,
-        }
-    }
-}
-
 /// Reads the form (or an address): `field` gives a query parameter.
 ///
 /// The custom rules' fields were filled from the rules in `affiche`; a
@@ -351,6 +341,16 @@ fn RuleFlag(name: &'static str, label: &'static str, help: &'static str, on: boo
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl FormAnswer {
+        /// The game page to go to, when the form asked to play.
+        fn address(&self) -> Option<&str> {
+            match self {
+                FormAnswer::Play { address, .. } => Some(address),
+                FormAnswer::Show { .. } => None,
+            }
+        }
+    }
 
     fn read(mode: SetupMode, pairs: &[(&str, &str)]) -> FormAnswer {
         read_form(mode, |name| pairs.iter().find(|(k, _)| *k == name).map(|(_, v)| v.to_string()))
