@@ -1,7 +1,8 @@
 // The board first: on every page with a board, at phone, tablet and desktop
 // sizes, the whole board and what a player needs during play (whose turn,
 // the electronic board's display) are on the first screen, with no
-// scrolling. Screenshots of each pair go to test-results/layout/.
+// scrolling. Screenshots of each pair go to test-results/layout/, and of
+// every page in the high-contrast palette, phone and desktop.
 import { test, expect, Page } from '@playwright/test';
 import { playSomeMove, waitForHydration } from './helpers';
 
@@ -66,4 +67,33 @@ test('every board page shows the whole board on the first screen, at every size'
     await context.close();
   }
   expect(failures, 'every square and the status on the first screen').toEqual([]);
+});
+
+test('the high-contrast palette keeps every board on the first screen, phone and desktop', async ({ browser, baseURL }) => {
+  const failures: string[] = [];
+  for (const { width, height, touch } of [viewports[1], viewports[3]]) {
+    const context = await browser.newContext({ viewport: { width, height }, hasTouch: touch, isMobile: touch });
+    await context.addCookies([{ name: 'dames_reglages', value: 'palette=contraste&numeros=1', url: baseURL! }]);
+    const page = await context.newPage();
+    const pages: [string, string][] = [
+      ...boardPages.map(([name, path]) => [name, path] as [string, string]),
+      ['settings', '/reglages'],
+      ['rules', '/regles'],
+      ['leaderboard', '/classement'],
+    ];
+    for (const [name, path] of pages) {
+      await page.goto(path);
+      await expect(page.locator('body')).toHaveAttribute('data-palette', 'contraste');
+      if (await page.locator('.board').count()) {
+        await waitForHydration(page);
+        for (const missing of await outside(page, '[data-square]')) failures.push(`${width}×${height} ${path}: ${missing}`);
+        // A selected man and its destinations, as a player sees them.
+        const movable = page.locator('.sq.movable').first();
+        if (await movable.count()) await movable.click();
+      }
+      await page.screenshot({ path: `test-results/layout/contrast-${name}-${width}x${height}.png` });
+    }
+    await context.close();
+  }
+  expect(failures).toEqual([]);
 });

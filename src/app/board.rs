@@ -1,11 +1,14 @@
 //! The board: 32, 50 or 72 dark squares in an ARIA grid, turned to face
 //! the side at the bottom, driven by touch, mouse (click or drag) or the
-//! keyboard alone, through the input state machine of [`super::input`].
+//! keyboard alone, through the input state machine of [`super::input`],
+//! and drawn as the player's preferences say (numbers, destinations, a
+//! move to confirm before it is sent, sounds).
 
 use super::describe::ShownMove;
 use super::input::{InputState, MoveOptions, SquareNumber, TapResult, Targets};
-use crate::engine::any::{AnyPosition, Layout};
+use crate::engine::any::{AnyPosition, Layout, MoveChoice};
 use crate::engine::{Color, Piece, Role};
+use crate::protocol::Preferences;
 use leptos::prelude::*;
 
 /// What the squares and pieces are called for screen readers.
@@ -58,6 +61,10 @@ struct Cues {
     last_move: Signal<Option<ShownMove>>,
     /// A move suggested to the player (the electronic board's hint).
     hint: Signal<Option<ShownMove>>,
+    /// A move entered, waiting for the player to confirm it.
+    proposed: RwSignal<Option<MoveChoice>>,
+    /// Legal destinations are marked (and read out).
+    destinations: Signal<bool>,
 }
 
 #[component]
@@ -79,9 +86,10 @@ pub fn Board(
     /// A suggested move to highlight.
     #[prop(into, optional)]
     hint: Signal<Option<ShownMove>>,
-    /// Square numbers shown.
+    /// The player's settings: numbers, destinations, confirmation, rafle
+    /// input, sound.
     #[prop(into)]
-    show_numbers: Signal<bool>,
+    preferences: Signal<Preferences>,
     /// A board to look at only (the replay): its label says so.
     #[prop(optional)]
     read_only: bool,
@@ -96,18 +104,21 @@ pub fn Board(
         format!("Damier, {bottom}. {keys}")
     };
     let input = RwSignal::new(InputState::Idle);
+    let proposed = RwSignal::new(None::<MoveChoice>);
     let drag_from = RwSignal::new(None::<SquareNumber>);
     let layout = Memo::new(move |_| position.with(|p| p.layout()));
+    let rafle_input = Memo::new(move |_| preferences.with(|p| p.rafle_input));
 
     // A new position (the computer answered, or a new game) drops any
-    // selection made on the old one.
+    // selection made on the old one, and any move waiting for confirmation.
     Effect::new(move |_| {
         position.track();
         options.track();
         input.set(InputState::Idle);
+        proposed.set(None);
     });
 
-    super::motion::animate_moves(position, last_move);
+    super::motion::animate_moves(position, last_move, Signal::derive(move || preferences.with(|p| p.sound)));
 
     let cues = Cues {
         position,
@@ -122,18 +133,27 @@ pub fn Board(
                 rules.front_row(Color::White).start() + 1
             }
         })),
-        targets: Memo::new(move |_| input.with(|i| options.with(|o| i.targets(o)))),
+        targets: Memo::new(move |_| input.with(|i| options.with(|o| i.targets(o, rafle_input.get())))),
         jumped: Memo::new(move |_| input.with(|i| position.with(|p| i.jumped(p)))),
         movable: Memo::new(move |_| options.with(|o| o.movable())),
         must_capture: Memo::new(move |_| options.with(|o| o.must_capture())),
         last_move,
         hint,
+        proposed,
+        destinations: Signal::derive(move || preferences.with(|p| p.destinations)),
     };
 
+    // A tap while a move waits for confirmation drops that move first.
     let tap = Callback::new(move |square: SquareNumber| {
-        let result = options.with_untracked(|o| input.try_update(|i| i.tap(o, square)));
+        proposed.set(None);
+        let mode = rafle_input.get_untracked();
+        let result = options.with_untracked(|o| input.try_update(|i| i.tap(o, square, mode)));
         if let Some(TapResult::Play(mv)) = result {
-            on_play.run(mv.long);
+            if preferences.with_untracked(|p| p.confirm_moves) {
+                proposed.set(Some(mv));
+            } else {
+                on_play.run(mv.long);
+            }
         }
     });
 
@@ -152,6 +172,7 @@ pub fn Board(
                 tap.run(cues.cursor.get_untracked());
             }
             "Escape" => {
+                proposed.set(None);
                 input.update(|i| {
                     i.cancel();
                 });
@@ -175,10 +196,23 @@ pub fn Board(
         }
     };
 
+    let confirm = Callback::new(move |_| {
+        if let Some(mv) = proposed.get_untracked() {
+            proposed.set(None);
+            on_play.run(mv.long);
+            focus_square("", cues.cursor.get_untracked());
+        }
+    });
+    let cancel = Callback::new(move |_| {
+        proposed.set(None);
+        focus_square("", cues.cursor.get_untracked());
+    });
+
     view! {
         <div
             class="board"
-            class:numbers=move || show_numbers.get()
+            class:numbers=move || preferences.with(|p| p.numbers)
+            class:no-destinations=move || !cues.destinations.get()
             style=move || format!("--size: {}", layout.get().size)
             role="grid"
             aria-label=board_label
@@ -189,6 +223,43 @@ pub fn Board(
         >
             <BoardRows layout flipped cues on_tap=tap drag_from/>
         </div>
+        <ConfirmMove proposed on_confirm=confirm on_cancel=cancel/>
+    }
+}
+
+/// The move entered when confirmation is on: "Jouer 32-28" or "Annuler",
+/// over the bottom of the board. The focus goes to "Jouer", so a screen
+/// reader names the move and Entrée plays it; Échap cancels it.
+#[component]
+fn ConfirmMove(
+    proposed: RwSignal<Option<MoveChoice>>,
+    on_confirm: Callback<()>,
+    on_cancel: Callback<()>,
+) -> impl IntoView {
+    let play_button = NodeRef::<leptos::html::Button>::new();
+    #[cfg(feature = "hydrate")]
+    Effect::new(move |_| {
+        if let (Some(_), Some(button)) = (proposed.get(), play_button.get()) {
+            let _ = button.focus();
+        }
+    });
+    let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
+        if ev.key() == "Escape" {
+            ev.prevent_default();
+            on_cancel.run(());
+        }
+    };
+    move || {
+        proposed.get().map(|mv| {
+            view! {
+                <div class="confirm-move" role="group" aria-label="Confirmer le coup" on:keydown=on_keydown>
+                    <button type="button" class="primary" node_ref=play_button on:click=move |_| on_confirm.run(())>
+                        {format!("Jouer {}", mv.text)}
+                    </button>
+                    <button type="button" on:click=move |_| on_cancel.run(())>"Annuler"</button>
+                </div>
+            }
+        })
     }
 }
 
@@ -249,7 +320,19 @@ fn DarkSquare(
     on_tap: Callback<SquareNumber>,
     drag_from: RwSignal<Option<SquareNumber>>,
 ) -> impl IntoView {
-    let Cues { position, input, cursor, targets, jumped, movable, must_capture, last_move, hint } = cues;
+    let Cues {
+        position,
+        input,
+        cursor,
+        targets,
+        jumped,
+        movable,
+        must_capture,
+        last_move,
+        hint,
+        proposed,
+        destinations,
+    } = cues;
     // A memo: a square whose piece did not change keeps its element (and
     // the motion drawn on it) when the rest of the board changes.
     let piece = Memo::new(move |_| position.with(|p| p.piece_at(square)));
@@ -258,7 +341,9 @@ fn DarkSquare(
         let mut text = format!("{}, {}", square, piece_name(piece.get()));
         if selected() {
             text.push_str(", sélectionné");
-        } else if targets.with(|t| t.finals.contains(&square) || t.steps.contains(&square)) {
+        } else if proposed.with(|p| p.as_ref().is_some_and(|m| m.to == square)) {
+            text.push_str(", coup à confirmer");
+        } else if destinations.get() && targets.with(|t| t.finals.contains(&square) || t.steps.contains(&square)) {
             text.push_str(", destination possible");
         } else if movable.with(|m| m.contains(&square)) {
             text.push_str(", peut jouer");
@@ -285,6 +370,7 @@ fn DarkSquare(
             class:last-from=on_last_from
             class:last-path=on_last_path
             class:last-capture=on_last_capture
+            class:proposed=move || proposed.with(|p| p.as_ref().is_some_and(|m| m.from == square || m.to == square))
             class:hint=move || hint.with(|h| h.as_ref().is_some_and(|m| m.from == square || m.path.contains(&square)))
             on:click=move |_| {
                 cursor.set(square);

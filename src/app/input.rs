@@ -2,11 +2,14 @@
 //! it can be tested: nothing selected → a piece selected → a rafle being
 //! entered step by step → a move to send.
 //!
-//! A tap on a destination plays the move when exactly one legal move ends
-//! there (whatever route it takes); when several do, the player taps the
-//! landing squares one by one until one move is left.
+//! By default ([`RafleInput::FinalSquare`]) a tap on a destination plays
+//! the move when exactly one legal move ends there (whatever route it
+//! takes); when several do, the player taps the landing squares one by one
+//! until one move is left. Square by square, every landing square of a
+//! rafle is tapped, the last one playing it.
 
 use crate::engine::any::{AnyPosition, MoveChoice};
+use crate::protocol::RafleInput;
 
 /// A square's number on the board (1 to 32, 50 or 72).
 pub type SquareNumber = u8;
@@ -71,6 +74,11 @@ impl MoveOptions {
     }
 }
 
+/// Whether one of the move's routes is `steps` and then its last jump.
+fn ends_after(choice: &MoveChoice, steps: &[SquareNumber]) -> bool {
+    choice.paths.iter().any(|p| p.len() == steps.len() + 1 && p.starts_with(steps))
+}
+
 /// Where a selected piece may go next.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Targets {
@@ -89,8 +97,9 @@ impl InputState {
         }
     }
 
-    /// Handles a tap (or click, or Enter) on `square`.
-    pub fn tap(&mut self, options: &MoveOptions, square: SquareNumber) -> TapResult {
+    /// Handles a tap (or click, or Enter) on `square`, rafles entered as
+    /// `mode` says.
+    pub fn tap(&mut self, options: &MoveOptions, square: SquareNumber, mode: RafleInput) -> TapResult {
         let movable = options.movable();
         let InputState::Selected { from, steps } = self else {
             if movable.contains(&square) {
@@ -100,13 +109,16 @@ impl InputState {
             return TapResult::Ignored;
         };
         let (from, mut steps) = (*from, steps.clone());
-        let ending_here: Vec<&MoveChoice> = options.candidates(from, &steps).filter(|m| m.to == square).collect();
+        let k = steps.len();
+        let ending_here: Vec<&MoveChoice> = options
+            .candidates(from, &steps)
+            .filter(|m| m.to == square && (mode == RafleInput::FinalSquare || ends_after(m, &steps)))
+            .collect();
         if ending_here.len() == 1 {
             let chosen = ending_here[0].clone();
             *self = InputState::Idle;
             return TapResult::Play(chosen);
         }
-        let k = steps.len();
         let passes_here = options
             .candidates(from, &steps)
             .any(|m| m.paths.iter().any(|p| p.starts_with(&steps) && p.get(k) == Some(&square)));
@@ -140,13 +152,26 @@ impl InputState {
     }
 
     /// Where the selected piece may be tapped next.
-    pub fn targets(&self, options: &MoveOptions) -> Targets {
+    pub fn targets(&self, options: &MoveOptions, mode: RafleInput) -> Targets {
         let InputState::Selected { from, steps } = self else {
             return Targets::default();
         };
         let mut targets = Targets::default();
         let k = steps.len();
-        let candidates: Vec<&MoveChoice> = options.candidates(*from, steps).collect();
+        let mut candidates: Vec<&MoveChoice> = options.candidates(*from, steps).collect();
+        for m in candidates.clone() {
+            // Square by square, a rafle's final square is a target only
+            // once its last jump is next; before that, the next landing
+            // squares are steps.
+            if mode == RafleInput::SquareBySquare && !ends_after(m, steps) {
+                for next in m.paths.iter().filter_map(|p| p.get(k)) {
+                    if !targets.steps.contains(next) {
+                        targets.steps.push(*next);
+                    }
+                }
+                candidates.retain(|c| *c != m);
+            }
+        }
         for m in &candidates {
             let ending_same: usize = candidates.iter().filter(|o| o.to == m.to).count();
             if ending_same == 1 && !targets.finals.contains(&m.to) {
@@ -182,6 +207,9 @@ mod tests {
 
     use crate::engine::Rules;
 
+    const FINAL: RafleInput = RafleInput::FinalSquare;
+    const STEPWISE: RafleInput = RafleInput::SquareBySquare;
+
     fn sq(n: u8) -> SquareNumber {
         n
     }
@@ -200,13 +228,13 @@ mod tests {
     fn select_then_destination_plays_a_quiet_move() {
         let (_, opts) = options("W:W31-50:B1-20");
         let mut input = InputState::Idle;
-        assert_eq!(input.tap(&opts, sq(25)), TapResult::Ignored);
-        assert_eq!(input.tap(&opts, sq(32)), TapResult::Changed);
-        assert_eq!(input.targets(&opts).finals, vec![sq(27), sq(28)]);
+        assert_eq!(input.tap(&opts, sq(25), FINAL), TapResult::Ignored);
+        assert_eq!(input.tap(&opts, sq(32), FINAL), TapResult::Changed);
+        assert_eq!(input.targets(&opts, FINAL).finals, vec![sq(27), sq(28)]);
         // Another own movable piece switches the selection.
-        assert_eq!(input.tap(&opts, sq(33)), TapResult::Changed);
+        assert_eq!(input.tap(&opts, sq(33), FINAL), TapResult::Changed);
         assert_eq!(input.selected(), Some(sq(33)));
-        match input.tap(&opts, sq(29)) {
+        match input.tap(&opts, sq(29), FINAL) {
             TapResult::Play(m) => assert_eq!(m.long, "33-29"),
             other => panic!("{other:?}"),
         }
@@ -217,10 +245,10 @@ mod tests {
     fn elsewhere_and_escape_cancel() {
         let (_, opts) = options("W:W31-50:B1-20");
         let mut input = InputState::Idle;
-        input.tap(&opts, sq(32));
-        assert_eq!(input.tap(&opts, sq(5)), TapResult::Changed);
+        input.tap(&opts, sq(32), FINAL);
+        assert_eq!(input.tap(&opts, sq(5), FINAL), TapResult::Changed);
         assert_eq!(input, InputState::Idle);
-        input.tap(&opts, sq(32));
+        input.tap(&opts, sq(32), FINAL);
         assert!(input.cancel());
         assert!(!input.cancel());
     }
@@ -230,10 +258,10 @@ mod tests {
         // 47x26 takes 9, 12 and 33 by one route ending on 26 (and others).
         let (_, opts) = options("W:WK47:B9,12,33");
         let mut input = InputState::Idle;
-        input.tap(&opts, sq(47));
-        let targets = input.targets(&opts);
+        input.tap(&opts, sq(47), FINAL);
+        let targets = input.targets(&opts, FINAL);
         assert_eq!(targets.finals, vec![sq(17), sq(21), sq(26)]);
-        match input.tap(&opts, sq(26)) {
+        match input.tap(&opts, sq(26), FINAL) {
             TapResult::Play(m) => assert_eq!(m.long, "47x26{9,12,33}"),
             other => panic!("{other:?}"),
         }
@@ -247,17 +275,17 @@ mod tests {
         let to_17: Vec<&MoveChoice> = opts.moves.iter().filter(|m| m.to == sq(17)).collect();
         assert_eq!(to_17.len(), 2);
         let mut input = InputState::Idle;
-        input.tap(&opts, sq(2));
-        assert!(!input.targets(&opts).finals.contains(&sq(17)));
-        assert!(!matches!(input.tap(&opts, sq(17)), TapResult::Play(_)), "an ambiguous end does not play");
+        input.tap(&opts, sq(2), FINAL);
+        assert!(!input.targets(&opts, FINAL).finals.contains(&sq(17)));
+        assert!(!matches!(input.tap(&opts, sq(17), FINAL), TapResult::Play(_)), "an ambiguous end does not play");
 
         for target in to_17 {
             let paths = &target.paths;
             let mut input = InputState::Idle;
-            input.tap(&opts, sq(2));
+            input.tap(&opts, sq(2), FINAL);
             let mut played = None;
             for (i, step) in paths[0].iter().enumerate() {
-                match input.tap(&opts, *step) {
+                match input.tap(&opts, *step, FINAL) {
                     TapResult::Play(m) => {
                         played = Some(m);
                         break;
@@ -278,19 +306,54 @@ mod tests {
         let (pos, opts) = options_with("W:W9:B6,11", Rules::RUSSIAN);
         assert!(opts.must_capture());
         let mut input = InputState::Idle;
-        input.tap(&opts, 9);
-        assert_eq!(input.targets(&opts), Targets { finals: vec![16, 20], steps: vec![2] });
+        input.tap(&opts, 9, FINAL);
+        assert_eq!(input.targets(&opts, FINAL), Targets { finals: vec![16, 20], steps: vec![2] });
         let choice = opts.moves.iter().find(|m| m.to == 16).expect("the rafle over 6 then 11");
         assert_eq!((choice.captured.clone(), choice.paths.clone()), (vec![6, 11], vec![vec![2, 16]]));
         let mut played = None;
         for step in &choice.paths[0] {
-            if let TapResult::Play(m) = input.tap(&opts, *step) {
+            if let TapResult::Play(m) = input.tap(&opts, *step, FINAL) {
                 played = Some(m);
             } else {
                 assert!(!input.jumped(&pos).is_empty(), "ghosts after a step");
             }
         }
         assert_eq!(played.as_ref(), Some(choice));
+    }
+
+    #[test]
+    fn square_by_square_a_rafle_takes_every_landing_square() {
+        // 47x26 over 33, 12 and 9 has one route ending on 26: by its final
+        // square one tap plays it; square by square, 26 is not a target
+        // until the route's last jump is next.
+        let (_, opts) = options("W:WK47:B9,12,33");
+        let choice = opts.moves.iter().find(|m| m.long == "47x26{9,12,33}").expect("the rafle to 26").clone();
+        let route = choice.paths[0].clone();
+        assert!(route.len() > 1, "{route:?}");
+        let mut input = InputState::Idle;
+        input.tap(&opts, sq(47), STEPWISE);
+        let first = input.targets(&opts, STEPWISE);
+        assert!(!first.finals.contains(&sq(26)), "{first:?}");
+        assert!(first.steps.contains(&route[0]), "{first:?}");
+        assert!(!matches!(input.tap(&opts, sq(26), STEPWISE), TapResult::Play(_)), "the final square alone");
+
+        let mut input = InputState::Idle;
+        input.tap(&opts, sq(47), STEPWISE);
+        let (last, before) = route.split_last().unwrap();
+        for step in before {
+            assert_eq!(input.tap(&opts, *step, STEPWISE), TapResult::Changed, "step {step}");
+        }
+        assert!(input.targets(&opts, STEPWISE).finals.contains(last));
+        assert_eq!(input.tap(&opts, *last, STEPWISE), TapResult::Play(choice));
+    }
+
+    #[test]
+    fn square_by_square_a_quiet_move_is_still_one_tap() {
+        let (_, opts) = options("W:W31-50:B1-20");
+        let mut input = InputState::Idle;
+        input.tap(&opts, sq(32), STEPWISE);
+        assert_eq!(input.targets(&opts, STEPWISE).finals, vec![sq(27), sq(28)]);
+        assert!(matches!(input.tap(&opts, sq(28), STEPWISE), TapResult::Play(m) if m.long == "32-28"));
     }
 
     #[test]

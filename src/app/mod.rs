@@ -11,6 +11,8 @@ pub mod motion;
 pub mod pages;
 pub mod panel;
 pub mod play;
+pub mod settings;
+pub mod sound;
 pub mod status;
 
 use leptos::prelude::*;
@@ -61,7 +63,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <HydrationScripts options islands=true/>
                 <MetaTags/>
             </head>
-            <body>
+            <body data-palette=settings::current_preferences().palette.name()>
                 <App/>
             </body>
         </html>
@@ -84,6 +86,7 @@ pub fn App() -> impl IntoView {
                     <A href="/dames-electroniques">"Électronique"</A>
                     <A href="/classement">"Classement"</A>
                     <A href="/regles">"Règles"</A>
+                    <A href="/reglages">"Réglages"</A>
                 </nav>
             </header>
             <main id="contenu">
@@ -96,6 +99,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/regles") view=pages::rules::RulesPage/>
                     <Route path=path!("/classement") view=pages::leaderboard::LeaderboardPage ssr=SsrMode::Async/>
                     <Route path=path!("/partie/:id") view=pages::replay::ReplayPage ssr=SsrMode::Async/>
+                    <Route path=path!("/reglages") view=pages::settings::SettingsPage/>
                 </Routes>
             </main>
             <footer class="site">

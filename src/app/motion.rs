@@ -1,6 +1,7 @@
 //! Moves that move: the last move's piece slides from its square along its
-//! path (a rafle jump by jump), and the pieces it took leave at the end.
-//! Browser only, and nothing under `prefers-reduced-motion`. Input never
+//! path (a rafle jump by jump), and the pieces it took leave at the end,
+//! with a sound when the player wants one. Browser only, and no motion
+//! under `prefers-reduced-motion`. Input never
 //! waits for it: the board is already in the new position, the motion is
 //! drawn over it. What follows a move (the computer's reply) waits until
 //! the move has landed: [`landed`].
@@ -12,20 +13,34 @@ use leptos::prelude::*;
 /// One step of a move: a quiet move, or one jump of a rafle.
 pub const STEP_MS: f64 = 180.0;
 
-/// Animates each new last move on the board: called once by the board.
-pub fn animate_moves(position: Signal<AnyPosition>, last_move: Signal<Option<ShownMove>>) {
+/// Animates each new last move on the board, and sounds it when `sound`
+/// holds: called once by the board.
+pub fn animate_moves(position: Signal<AnyPosition>, last_move: Signal<Option<ShownMove>>, sound: Signal<bool>) {
     #[cfg(feature = "hydrate")]
     Effect::new(move |previous: Option<AnyPosition>| {
         let now = position.get();
         // Not on the first position shown: it was not played here.
         if let Some(before) = previous.filter(|before| *before != now) {
-            if let Some(shown) = last_move.get_untracked() {
+            if let Some(shown) = last_move.get_untracked().filter(|shown| just_played(&before, shown)) {
                 browser::slide(&before, &shown);
+                if sound.get_untracked() {
+                    let cue =
+                        if shown.captured.is_empty() { super::sound::Cue::Move } else { super::sound::Cue::Capture };
+                    super::sound::play(cue);
+                }
             }
         }
         now
     });
-    let _ = (position, last_move);
+    let _ = (position, last_move, sound);
+}
+
+/// Whether `shown` is a move just played from `before` (not an older last
+/// move shown again after a take-back): its piece stood on its start, and
+/// its end was empty unless the rafle came back to its start.
+pub fn just_played(before: &AnyPosition, shown: &ShownMove) -> bool {
+    let Some(last) = shown.path.last().copied() else { return false };
+    before.piece_at(shown.from).is_some() && (last == shown.from || before.piece_at(last).is_none())
 }
 
 /// Waits until the move being drawn, if any, has landed.
@@ -107,12 +122,6 @@ mod browser {
             return;
         };
         let Some(last) = shown.path.last().copied() else { return };
-        // Only a move just played from `before` (not an older last move
-        // shown again after a take-back): its piece stood on its start,
-        // and its end was empty unless the rafle came back to its start.
-        if before.piece_at(shown.from).is_none() || (last != shown.from && before.piece_at(last).is_some()) {
-            return;
-        }
         let (Some(start), Some(end)) = (square(&document, shown.from), square(&document, last)) else { return };
         let Some(piece) = end.query_selector(".piece").ok().flatten() else { return };
         // The squares the piece stands on, from its start to its end.

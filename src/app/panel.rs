@@ -9,11 +9,8 @@ use super::status::clock_text;
 use crate::engine::any::AnyPosition;
 use crate::engine::Preset;
 use crate::protocol::game::{free_board_href, ranked_variant};
-use crate::protocol::{move_text_error_fr, AppError, GameKind, GameView, ScoreView};
+use crate::protocol::{move_text_error_fr, AppError, GameKind, GameView, Preferences, ScoreView};
 use leptos::prelude::*;
-
-/// Where this browser remembers whether the square numbers are shown.
-pub const NUMBERS_KEY: &str = "dames.numeros";
 
 /// Chooses the pseudonym shown on the leaderboards.
 #[server(endpoint = "joueur/pseudonyme")]
@@ -57,15 +54,14 @@ pub fn GameButtons(
     can_resign: Signal<bool>,
     on_restart: Callback<()>,
     on_resign: Callback<()>,
-    show_numbers: RwSignal<bool>,
+    /// The numbers' button changes the setting, kept for every page.
+    preferences: RwSignal<Preferences>,
 ) -> impl IntoView {
     let toggle_numbers = move |_| {
-        show_numbers.update(|s| *s = !*s);
-        #[cfg(feature = "hydrate")]
-        if let Some(storage) = window().local_storage().ok().flatten() {
-            let _ = storage.set_item(NUMBERS_KEY, if show_numbers.get_untracked() { "1" } else { "0" });
-        }
+        preferences.update(|p| p.numbers = !p.numbers);
+        crate::app::settings::remember(&preferences.get_untracked());
     };
+    let numbers_on = move || preferences.with(|p| p.numbers).to_string();
     view! {
         <div class="buttons">
             <Show
@@ -79,7 +75,7 @@ pub fn GameButtons(
             <Show when=move || !over.get()>
                 <button type="button" on:click=move |_| on_restart.run(()) disabled=move || busy.get()>"Nouvelle partie"</button>
             </Show>
-            <button type="button" on:click=toggle_numbers aria-pressed=move || show_numbers.get().to_string()>
+            <button type="button" on:click=toggle_numbers aria-pressed=numbers_on>
                 "Numéros des cases"
             </button>
         </div>

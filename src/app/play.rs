@@ -11,7 +11,7 @@ use super::status::{answer_announcement, clock_text, outcome_text, side_name, st
 use crate::engine::any::{AnyGame, AnyPosition};
 use crate::engine::bot::Level;
 use crate::engine::{Color, Outcome, Rules};
-use crate::protocol::{AppError, GameKind, GameSetup, GameView};
+use crate::protocol::{AppError, GameKind, GameSetup, GameView, Preferences};
 use leptos::prelude::*;
 
 /// The player's current game of this kind (the daily challenge of today,
@@ -104,7 +104,8 @@ pub fn Play(kind: GameKind, setup: Option<GameSetup>) -> impl IntoView {
                 match loaded.await {
                     Ok(game) => {
                         let rules = game.setup.rules;
-                        view! { <GameScreen initial=game/> <RulesSummary rules/> }.into_any()
+                        let preferences = crate::app::settings::current_preferences();
+                        view! { <GameScreen initial=game preferences/> <RulesSummary rules/> }.into_any()
                     }
                     Err(e) => {
                         crate::app::set_page_status(&e);
@@ -189,7 +190,7 @@ pub fn move_request(before: &GameView, text: String, think_ms: u64) -> GameReque
 }
 
 #[island]
-pub fn GameScreen(initial: GameView) -> impl IntoView {
+pub fn GameScreen(initial: GameView, preferences: Preferences) -> impl IntoView {
     let seat = Seat::of(&initial);
     let rules = initial.setup.rules;
     let kind = initial.kind;
@@ -197,7 +198,7 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
     let (state, pending) = (link.state, link.pending());
     let signals = GameSignals::new(state, pending);
     let GameSignals { outcome, turn, position, started, players_turn, options, .. } = signals;
-    let show_numbers = RwSignal::new(false);
+    let preferences = RwSignal::new(preferences);
     let turn_board = RwSignal::new(false);
     // Thinking time since the server's last answer, counted only while the
     // page is visible and the game has started.
@@ -213,10 +214,7 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
         let counting = Signal::derive(move || started.get() && players_turn.get() && !pending.get());
         run_thinking_clock(think_ms, counting);
         // After hydration, so that the first render matches the server's.
-        Effect::new(move |_| {
-            show_numbers.set(remembered(super::panel::NUMBERS_KEY));
-            turn_board.set(remembered(TURN_BOARD_KEY));
-        });
+        Effect::new(move |_| turn_board.set(remembered(TURN_BOARD_KEY)));
     }
 
     let chosen_level = RwSignal::new(state.with_untracked(|v| v.level()));
@@ -247,12 +245,12 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
             options=options
             last_move=signals.last_move
             on_play=send
-            show_numbers=show_numbers
+            preferences=preferences
             flipped=flipped
         />
     };
     view! {
-        <GameFrame state signals board=board.into_any()>
+        <GameFrame state signals preferences board=board.into_any()>
                     <StatusLine text=status over=over/>
                     <LinkMessages link/>
                     <ComputerOpens signals seat on_start=restart busy=pending/>
@@ -263,7 +261,7 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
                         can_resign=can_resign
                         on_restart=restart
                         on_resign=resign
-                        show_numbers=show_numbers
+                        preferences=preferences
                     />
                     {(seat == Seat::Shared).then(|| view! {
                         <DrawOffer link turn=turn over=over/>
@@ -282,6 +280,9 @@ pub fn GameScreen(initial: GameView) -> impl IntoView {
 pub fn GameFrame(
     state: RwSignal<GameView>,
     signals: GameSignals,
+    /// For the sound at the end of the game.
+    #[prop(into)]
+    preferences: Signal<Preferences>,
     /// The electronic board's screen (styled as the device).
     #[prop(optional)]
     electronic: bool,
@@ -289,6 +290,7 @@ pub fn GameFrame(
     /// The panel's own parts, above the moves.
     children: Children,
 ) -> impl IntoView {
+    sound_the_end(signals.outcome, preferences);
     view! {
         <section class="play" class:electronic=electronic aria-labelledby="titre-partie" data-partie=move || state.with(|v| v.id.clone())>
             <h1 id="titre-partie">{move || state.with(view_title)}</h1>
@@ -302,6 +304,20 @@ pub fn GameFrame(
             </div>
         </section>
     }
+}
+
+/// The end of a game played on this page, sounded when the player wants
+/// sounds (not a game shown already over).
+fn sound_the_end(outcome: Memo<Option<Outcome>>, preferences: Signal<Preferences>) {
+    #[cfg(feature = "hydrate")]
+    Effect::new(move |previous: Option<bool>| {
+        let over = outcome.with(|o| o.is_some());
+        if previous == Some(false) && over && preferences.with_untracked(|p| p.sound) {
+            super::sound::play(super::sound::Cue::End);
+        }
+        over
+    });
+    let _ = (outcome, preferences);
 }
 
 /// What the game screen's board and buttons do, each through the game's

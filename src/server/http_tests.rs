@@ -452,6 +452,57 @@ fn the_set_up_form_starts_a_game_the_computer_opens_and_nothing_else() {
 }
 
 #[test]
+fn the_settings_are_kept_in_a_cookie_that_the_server_renders_with() {
+    on_runtime(async {
+        let site = TestSite::new(LimitsConfig::default(), "").await;
+        let save = crate::app::pages::settings::SAVE_PATH;
+        let form = [
+            ("palette", "contraste"),
+            ("numeros", "1"),
+            ("confirmation", "1"),
+            ("son", "1"),
+            ("rafle", "case-par-case"),
+        ];
+        let answer = site.send("POST", save, &form, &player(ALICE)).await;
+        assert_eq!(answer.status, StatusCode::SEE_OTHER, "{}", answer.body);
+        assert_eq!(answer.headers[header::LOCATION], "/reglages?enregistre=1");
+        let cookie = answer.headers[header::SET_COOKIE].to_str().unwrap().to_string();
+        assert!(cookie.contains("; Path=/; Max-Age=31536000; SameSite=Lax"), "{cookie}");
+        let pair = cookie.split(';').next().unwrap().to_string();
+        assert_eq!(
+            pair,
+            "dames_reglages=palette=contraste&numeros=1&destinations=0&confirmation=1&son=1&rafle=case-par-case"
+        );
+        assert_eq!(site.rows(), [0, 0, 0, 0], "settings store nothing on the server");
+
+        let with_settings = Sender { headers: vec![("cookie", pair.clone())], ..player(ALICE) };
+        let page = site.get("/", &with_settings).await;
+        assert!(page.body.contains(r#"<body data-palette="contraste">"#), "the palette, drawn by the server");
+        assert!(page.body.contains(r#"class="board numbers no-destinations""#), "numbers on, destinations off");
+        assert!(page.body.contains("confirm_moves&quot;:true") || page.body.contains(r#""confirm_moves":true"#));
+        let settings = site.get("/reglages?enregistre=1", &with_settings).await;
+        assert!(settings.body.contains("Réglages enregistrés"));
+        for checked in
+            [r#"value="contraste" checked"#, r#"name="numeros" value="1" checked"#, r#"value="case-par-case" checked"#]
+        {
+            assert!(settings.body.contains(checked), "{checked} in the form");
+        }
+        assert!(!settings.body.contains(r#"name="destinations" value="1" checked"#));
+        let plain = site.get("/", &player(ALICE)).await;
+        assert!(plain.body.contains(r#"<body data-palette="bois">"#) && plain.body.contains(r#"class="board""#));
+
+        // A choice the form never offers, or no form: a 400, no cookie.
+        for body in [vec![("palette", "rose".to_string())], vec![("son", "x".repeat(5_000))]] {
+            let body: Vec<(&str, &str)> = body.iter().map(|(n, v)| (*n, v.as_str())).collect();
+            let answer = site.send("POST", save, &body, &player(ALICE)).await;
+            assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{}", answer.body);
+            assert!(answer.body.contains("Réglage inconnu") || answer.body.contains("Formulaire"), "{}", answer.body);
+            assert!(!answer.headers.contains_key(header::SET_COOKIE));
+        }
+    });
+}
+
+#[test]
 fn two_players_share_a_game_of_any_rules_and_agree_a_draw() {
     on_runtime(async {
         let site = TestSite::new(LimitsConfig::default(), "").await;

@@ -143,6 +143,7 @@ pub fn router(options: LeptosOptions, site: Site) -> Router {
                 start_from_setup_form(setup_site.0.clone(), setup_site.1.clone(), request)
             }),
         )
+        .route(crate::app::pages::settings::SAVE_PATH, post(save_settings_form))
         .nest("/pkg", bundle)
         .leptos_routes_with_context(
             &options,
@@ -214,6 +215,37 @@ async fn start_from_setup_form(db: Db, limits: RateLimits, request: Request<Body
     }
     if let Some(cookie) = cookie {
         response.headers_mut().append(header::SET_COOKIE, cookie);
+    }
+    response
+}
+
+/// The settings form, posted: kept in the preferences' cookie (a year),
+/// then back to the settings page with a 303, which says they are saved. A
+/// body that is not a small form, or a choice the form never offers, is a
+/// 400 that changes nothing.
+async fn save_settings_form(request: Request<Body>) -> Response<Body> {
+    use crate::app::pages::settings::SAVED_ADDRESS;
+    use crate::protocol::Preferences;
+    use axum::response::IntoResponse;
+    const MAX_FORM_BYTES: usize = 4 * 1024;
+    let (parts, body) = request.into_parts();
+    let refused = |why: &str| (StatusCode::BAD_REQUEST, format!("{why}\n")).into_response();
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_FORM_BYTES).await else {
+        return refused("Formulaire trop long.");
+    };
+    let Ok(fields) = serde_urlencoded::from_bytes::<Vec<(String, String)>>(&bytes) else {
+        return refused("Formulaire illisible.");
+    };
+    let preferences = match Preferences::from_form(fields.iter().map(|(n, v)| (n.as_str(), v.as_str()))) {
+        Ok(preferences) => preferences,
+        Err(why) => return refused(&why),
+    };
+    let secure = parts.extensions.get::<proxy::Client>().is_some_and(|c| c.https);
+    let cookie = crate::app::settings::preferences_cookie(&preferences, secure);
+    let mut response = StatusCode::SEE_OTHER.into_response();
+    response.headers_mut().insert(header::LOCATION, HeaderValue::from_static(SAVED_ADDRESS));
+    if let Ok(value) = HeaderValue::from_str(&cookie) {
+        response.headers_mut().append(header::SET_COOKIE, value);
     }
     response
 }

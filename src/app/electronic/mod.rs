@@ -17,7 +17,7 @@ use super::status::{answer_announcement, status_text, Screen, Seat, Situation};
 use crate::engine::any::{AnyGame, MoveChoice};
 use crate::engine::bot::{Level, Step};
 use crate::engine::{Color, DrawReason, Outcome, Rules};
-use crate::protocol::{AppError, GameKind, GameSetup, GameView};
+use crate::protocol::{AppError, GameKind, GameSetup, GameView, Preferences};
 use display::{DeviceButtons, DeviceDisplay, LadderPicker};
 use editor::PositionEditor;
 use leptos::prelude::*;
@@ -92,7 +92,7 @@ fn take_back_target(game: &AnyGame, player: Color) -> Option<usize> {
 }
 
 #[island]
-pub fn ElectronicScreen(initial: GameView) -> impl IntoView {
+pub fn ElectronicScreen(initial: GameView, preferences: Preferences) -> impl IntoView {
     let link = GameLink::new(initial);
     let (state, pending) = (link.state, link.pending());
     let hinted = RwSignal::new(None::<ShownMove>);
@@ -123,7 +123,7 @@ pub fn ElectronicScreen(initial: GameView) -> impl IntoView {
                 options=options
                 last_move=signals.last_move
                 on_play=Callback::new(move |text| actions.play(text))
-                show_numbers=Signal::derive(|| false)
+                preferences=Signal::derive(move || preferences)
                 flipped=Signal::derive(move || player.get() == Color::Black)
                 hint=hinted
             />
@@ -143,7 +143,7 @@ pub fn ElectronicScreen(initial: GameView) -> impl IntoView {
     let over = Signal::derive(move || outcome.get().is_some());
 
     view! {
-        <GameFrame state signals electronic=true board=board_or_editor.into_any()>
+        <GameFrame state signals preferences=Signal::derive(move || preferences) electronic=true board=board_or_editor.into_any()>
                     <DeviceDisplay signals player step hinted busy=pending/>
                     <StatusLine text=Signal::derive(status) over=over/>
                     <LinkMessages link/>

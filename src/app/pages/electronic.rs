@@ -15,7 +15,10 @@ pub fn ElectronicPage() -> impl IntoView {
         <Suspense fallback=|| view! { <p class="loading">"Mise en marche…"</p> }>
             {move || Suspend::new(async move {
                 match loaded.await {
-                    Ok(game) => view! { <ElectronicScreen initial=game/> }.into_any(),
+                    Ok(game) => {
+                        let preferences = crate::app::settings::current_preferences();
+                        view! { <ElectronicScreen initial=game preferences/> }.into_any()
+                    }
                     Err(e) => {
                         crate::app::set_page_status(&e);
                         view! { <p class="error" role="alert">{e.to_string()}</p> }.into_any()

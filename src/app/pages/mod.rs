@@ -7,5 +7,6 @@ pub mod leaderboard;
 pub mod not_found;
 pub mod replay;
 pub mod rules;
+pub mod settings;
 pub mod setup;
 pub mod two_players;

@@ -5,7 +5,7 @@ use crate::app::board::Board;
 use crate::app::describe::{variant_name, view_title, ShownMove};
 use crate::app::input::MoveOptions;
 use crate::app::status::{clock_text, outcome_text, side_name, Seat};
-use crate::protocol::{AppError, GameView};
+use crate::protocol::{AppError, GameView, Preferences};
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
@@ -26,7 +26,10 @@ pub fn ReplayPage() -> impl IntoView {
         <Suspense fallback=|| view! { <p class="loading">"Chargement de la partie…"</p> }>
             {move || Suspend::new(async move {
                 match data.await {
-                    Ok(game) => view! { <Replay game/> }.into_any(),
+                    Ok(game) => {
+                        let preferences = crate::app::settings::current_preferences();
+                        view! { <Replay game preferences/> }.into_any()
+                    }
                     Err(e) => {
                         crate::app::set_page_status(&e);
                         // A game that exists but is not shown is not "not found".
@@ -40,7 +43,7 @@ pub fn ReplayPage() -> impl IntoView {
 }
 
 #[island]
-fn Replay(game: GameView) -> impl IntoView {
+fn Replay(game: GameView, preferences: Preferences) -> impl IntoView {
     let Ok(replayed) = game.replay() else {
         return view! { <p class="error">"Cette partie ne se rejoue pas."</p> }.into_any();
     };
@@ -77,7 +80,7 @@ fn Replay(game: GameView) -> impl IntoView {
                         options=Signal::derive(MoveOptions::none)
                         last_move=last_move
                         on_play=Callback::new(|_| {})
-                        show_numbers=Signal::derive(|| false)
+                        preferences=Signal::derive(move || preferences)
                         flipped=Signal::derive(move || flipped)
                         read_only=true
                     />
