@@ -2,7 +2,6 @@
 # Both install what is missing first (scripts/install-tools.sh).
 SHELL := /bin/bash
 WASM_TARGET := wasm32-unknown-unknown
-BINDGEN_OUT := target/bindgen
 CARGO ?= cargo
 # Builds that lint as they compile: clippy's driver compiles the crate
 # itself (its dependencies go to rustc as usual), warnings denied. `make
@@ -13,7 +12,7 @@ LINTED_ENV = RUSTC_WORKSPACE_WRAPPER="$$(rustup which clippy-driver)" \
 	CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
 LINTED_CARGO = $(LINTED_ENV) $(CARGO)
 
-.PHONY: run test test-build linted-site bundle-debug-site check release run-release cluster tools tools-browser tools-postgres tools-release site site-release server server-release bench
+.PHONY: run test test-build linted-site check release run-release cluster tools tools-browser tools-postgres tools-release site site-release server server-release bench
 
 ## Serve the app (debug build) on LEPTOS_SITE_ADDR (127.0.0.1:3000), database DAMES_DB (dames.sqlite3).
 run: tools site server
@@ -63,23 +62,18 @@ tools-release:
 
 site:
 	$(CARGO) build --lib --target $(WASM_TARGET) --features hydrate
-	$(MAKE) bundle-debug-site
+	./scripts/bundle-site.sh target/$(WASM_TARGET)/debug/dames.wasm
 
 ## The debug site from the linted build (the one `make check` made).
 linted-site:
 	$(LINTED_CARGO) build --lib --target $(WASM_TARGET) --features hydrate
-	$(MAKE) bundle-debug-site
+	./scripts/bundle-site.sh target/$(WASM_TARGET)/debug/dames.wasm
 
-bundle-debug-site:
-	rm -rf $(BINDGEN_OUT) && wasm-bindgen --target web --no-typescript --out-dir $(BINDGEN_OUT) --out-name dames target/$(WASM_TARGET)/debug/dames.wasm
-	./scripts/bundle-site.sh $(BINDGEN_OUT)
-
+## The release site: split, optimised, brotli twins, and the first page's
+## wasm held to its budget (scripts/wasm-budget.sh).
 site-release:
 	$(CARGO) build --lib --target $(WASM_TARGET) --features hydrate --profile wasm-release
-	rm -rf $(BINDGEN_OUT) && wasm-bindgen --target web --no-typescript --out-dir $(BINDGEN_OUT) --out-name dames target/$(WASM_TARGET)/wasm-release/dames.wasm
-	end2end/node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
-		$(BINDGEN_OUT)/dames_bg.wasm -o $(BINDGEN_OUT)/dames_bg.wasm
-	BROTLI=1 ./scripts/bundle-site.sh $(BINDGEN_OUT)
+	RELEASE=1 ./scripts/bundle-site.sh target/$(WASM_TARGET)/wasm-release/dames.wasm
 
 server:
 	$(CARGO) build --bin dames --features ssr

@@ -1,33 +1,59 @@
 #!/usr/bin/env bash
-# Lays out target/site from wasm-bindgen's output: names carry a content
-# hash (dames-<hash>.js/.wasm/.css) so they can be cached for a year, each
-# gets a .gz twin for clients that accept gzip (and, with BROTLI=1, a .br
-# for those that accept brotli), public/ is copied beside, and build.txt
-# tells the server the name.
+# Lays out target/site from the wasm that cargo built:
+# 1. wasm-split cuts the lazy islands (`#[island(lazy)]`: the electronic
+#    board, the replay) out of the main module into chunks fetched only by
+#    the pages that show them;
+# 2. wasm-bindgen writes the JS glue for the main module (keeping the
+#    exports the chunks link against);
+# 3. with RELEASE=1, wasm-opt shrinks every module, each file gets a brotli
+#    twin (the server serves it to browsers that accept brotli) and the
+#    first page's wasm is held to its budget (scripts/wasm-budget.sh);
+# 4. the bundle goes to target/site/pkg/<hash>/, a folder named by the
+#    content hash of everything in it, so that all of it can be cached for
+#    a year; every file gets a .gz twin; build.txt tells the server the
+#    folder; public/ is copied beside.
+# Usage: scripts/bundle-site.sh CARGO_WASM [SITE]
 set -euo pipefail
-bindgen_out=$1
+cargo_wasm=$1
 site=${2:-target/site}
-hash=$(cat "$bindgen_out/dames.js" "$bindgen_out/dames_bg.wasm" style/main.css | sha256sum | cut -c1-12)
-name="dames-$hash"
+work=target/bundle
+rm -rf "$work"
+mkdir -p "$work/split" "$work/out"
+
+wasm-split-cli "$cargo_wasm" "$work/split" --out-name dames
+wasm-bindgen --target web --no-typescript --keep-lld-exports --no-demangle \
+  --out-dir "$work/out" --out-name dames "$work/split/dames.wasm"
+# The chunks and the loader that fetches them sit beside the glue, which
+# the loader imports as ./dames.js.
+find "$work/split" -maxdepth 1 -type f ! -name dames.wasm -exec cp {} "$work/out/" \;
+# Leptos asks for `<name>.wasm` (LEPTOS_OUTPUT_NAME is set: no `_bg`).
+mv "$work/out/dames_bg.wasm" "$work/out/dames.wasm"
+cp style/main.css "$work/out/dames.css"
+
+if [ "${RELEASE:-0}" = 1 ]; then
+  for module in "$work"/out/*.wasm; do
+    end2end/node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
+      "$module" -o "$module"
+  done
+fi
+
+hash=$(cd "$work/out" && find . -type f | LC_ALL=C sort | xargs cat | sha256sum | cut -c1-12)
 rm -rf "$site/pkg"
 mkdir -p "$site/pkg"
-cp "$bindgen_out/dames.js" "$site/pkg/$name.js"
-cp "$bindgen_out/dames_bg.wasm" "$site/pkg/$name.wasm"
-cp style/main.css "$site/pkg/$name.css"
-if [ -d "$bindgen_out/snippets" ]; then cp -r "$bindgen_out/snippets" "$site/pkg/"; fi
-gzip -9 -k -f "$site/pkg/$name.js" "$site/pkg/$name.wasm" "$site/pkg/$name.css"
-# A release bundle also gets a .br twin (smaller than gzip; the server
-# serves it to browsers that accept brotli), made with Node's zlib, which
-# the release tools install (wasm-opt comes from npm).
-if [ "${BROTLI:-0}" = 1 ]; then
-  node -e '
-    const zlib = require("zlib"), fs = require("fs");
-    for (const file of process.argv.slice(1)) {
-      const data = fs.readFileSync(file);
-      fs.writeFileSync(file + ".br", zlib.brotliCompressSync(data, { params: {
-        [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } }));
-    }' "$site/pkg/$name.js" "$site/pkg/$name.wasm" "$site/pkg/$name.css"
+cp -r "$work/out" "$site/pkg/$hash"
+find "$site/pkg/$hash" -type f \( -name '*.js' -o -name '*.wasm' -o -name '*.css' \) -exec gzip -9 -k -f {} +
+if [ "${RELEASE:-0}" = 1 ]; then
+  # Node's zlib, which the release tools install (wasm-opt comes from npm).
+  find "$site/pkg/$hash" -type f \( -name '*.js' -o -name '*.wasm' -o -name '*.css' \) -print0 |
+    xargs -0 node -e '
+      const zlib = require("zlib"), fs = require("fs");
+      for (const file of process.argv.slice(1)) {
+        const data = fs.readFileSync(file);
+        fs.writeFileSync(file + ".br", zlib.brotliCompressSync(data, { params: {
+          [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } }));
+      }'
+  ./scripts/wasm-budget.sh "$site/pkg/$hash"
 fi
 cp -r public/. "$site/"
-echo "$name" > "$site/build.txt"
-echo "site: $site/pkg/$name.{js,wasm,css}"
+echo "$hash" > "$site/build.txt"
+echo "site: $site/pkg/$hash/ ($(cd "$site/pkg/$hash" && ls | grep -c '\.wasm$') wasm modules)"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need, skipping what is there:
-# the wasm32 target, rustfmt, clippy and wasm-bindgen-cli (the exact version
-# of the crate) always; with --browser, Debian's Chromium and the npm packages of end2end/
+# the wasm32 target, rustfmt, clippy, wasm-bindgen-cli (the exact version
+# of the crate) and wasm-split-cli always; with --browser, Debian's Chromium and the npm packages of end2end/
 # (Playwright, axe-core); with --release, the npm packages (binaryen's
 # wasm-opt); with --postgres, Debian's PostgreSQL server (for the tests and
 # `make cluster`, which start throw-away clusters of their own: the
@@ -11,6 +11,7 @@
 # Flags may be combined.
 set -euo pipefail
 WASM_BINDGEN_VERSION=0.2.129
+WASM_SPLIT_VERSION=0.2.4
 browser=0 release=0 postgres=0 rust=1
 for flag in "$@"; do
   case "$flag" in
@@ -36,6 +37,15 @@ if [ "$rust" = 1 ]; then
 
   if [ "$(wasm-bindgen --version 2>/dev/null | cut -d' ' -f2)" != "$WASM_BINDGEN_VERSION" ]; then
     cargo install --locked wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+  fi
+
+  # wasm-split-cli cuts the lazy islands out of the main wasm module
+  # (scripts/bundle-site.sh); its crate's `build-binary` feature builds it.
+  # (It prints no version of its own: cargo's list of installs tells.)
+  if ! command -v wasm-split-cli >/dev/null ||
+    ! cargo install --list | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:"; then
+    cargo install --locked wasm_split_cli_support --version "$WASM_SPLIT_VERSION" \
+      --features build-binary --bin wasm-split-cli
   fi
 fi
 

@@ -35,7 +35,7 @@ test('HTML is compressed and the bundle is cached for long', async ({ request })
   const page = await request.get('/', { headers: { 'accept-encoding': 'gzip, br' } });
   expect(['gzip', 'br']).toContain(page.headers()['content-encoding']);
   const html = await page.text();
-  const css = html.match(/href="(\/pkg\/dames-[0-9a-f]+\.css)"/);
+  const css = html.match(/href="(\/pkg\/[0-9a-f]{12}\/dames\.css)"/);
   expect(css).not.toBeNull();
   const asset = await request.get(css![1]);
   expect(asset.status()).toBe(200);

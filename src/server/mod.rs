@@ -68,17 +68,19 @@ impl Config {
         Ok(Config { addr, site_root, db, trusted_proxies, limits })
     }
 
-    /// The Leptos options. The bundle's file names carry a content hash
-    /// (`dames-1a2b3c4d5e.js`), which the build writes to `build.txt`: the
-    /// files can then be cached for a year.
+    /// The Leptos options. The bundle lives in a folder named by its
+    /// content hash (`pkg/1a2b3c4d5e6f/dames.js`, with the lazy islands'
+    /// chunks beside it), which the build writes to `build.txt`: every file
+    /// can then be cached for a year.
     pub fn leptos_options(&self) -> LeptosOptions {
-        let build = std::fs::read_to_string(self.site_root.join("build.txt"))
-            .map(|s| s.trim().to_string())
-            .unwrap_or_else(|_| "dames".to_string());
+        let pkg_dir = match std::fs::read_to_string(self.site_root.join("build.txt")) {
+            Ok(build) => format!("pkg/{}", build.trim()),
+            Err(_) => "pkg".to_string(),
+        };
         LeptosOptions::builder()
-            .output_name(build)
+            .output_name("dames")
             .site_root(self.site_root.to_string_lossy().into_owned())
-            .site_pkg_dir("pkg")
+            .site_pkg_dir(pkg_dir)
             .site_addr(self.addr)
             .build()
     }
@@ -114,7 +116,8 @@ pub fn router(options: LeptosOptions, site: Site) -> Router {
     let Site { db, limits, trusted_proxies } = site;
     observe::recorder();
     let routes = generate_route_list(App);
-    let pkg_dir = PathBuf::from(options.site_root.as_ref()).join(options.site_pkg_dir.as_ref());
+    // Every build's folder (`pkg/<hash>/`) under one route.
+    let pkg_dir = PathBuf::from(options.site_root.as_ref()).join("pkg");
     let health_db = db.clone();
     let ready_db = db.clone();
     let context_db = db.clone();

@@ -91,7 +91,7 @@ fn take_back_target(game: &AnyGame, player: Color) -> Option<usize> {
     (0..positions.len() - 1).rev().find(|&ply| positions[ply].turn() == player)
 }
 
-#[island]
+#[island(lazy)]
 pub fn ElectronicScreen(initial: GameView, preferences: Preferences) -> impl IntoView {
     let link = GameLink::new(initial);
     let (state, pending) = (link.state, link.pending());

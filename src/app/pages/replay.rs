@@ -42,7 +42,7 @@ pub fn ReplayPage() -> impl IntoView {
     }
 }
 
-#[island]
+#[island(lazy)]
 fn Replay(game: GameView, preferences: Preferences) -> impl IntoView {
     let Ok(replayed) = game.replay() else {
         return view! { <p class="error">"Cette partie ne se rejoue pas."</p> }.into_any();
