@@ -8,7 +8,7 @@ use super::describe::ShownMove;
 use super::input::{InputState, MoveOptions, SquareNumber, TapResult, Targets};
 use crate::engine::any::{AnyPosition, Layout, MoveChoice};
 use crate::engine::{Color, Piece, Role};
-use crate::protocol::Preferences;
+use crate::protocol::{Preferences, RafleInput};
 use leptos::prelude::*;
 
 /// What the squares and pieces are called for screen readers.
@@ -196,6 +196,21 @@ pub fn Board(
         }
     };
 
+    // Taps made before this code arrived, answered meanwhile by the page's
+    // small script from what the server wrote (`first_taps_attribute`):
+    // played again here, in order, once the board is live.
+    #[cfg(feature = "hydrate")]
+    Effect::new(move |_| {
+        let early = early_taps::take();
+        if !early.is_empty() {
+            early_taps::clear_marks();
+            for square in early {
+                tap.run(square);
+            }
+        }
+    });
+    let first_taps = first_taps_attribute(options, rafle_input, read_only);
+
     let confirm = Callback::new(move |_| {
         if let Some(mv) = proposed.get_untracked() {
             proposed.set(None);
@@ -218,12 +233,62 @@ pub fn Board(
             aria-label=board_label
             data-fen=move || position.with(|p| p.to_fen())
             data-rules=move || position.with(|p| p.rules().to_string())
+            data-first-taps=first_taps
             on:keydown=on_keydown
             on:pointerup=on_pointerup
         >
             <BoardRows layout flipped cues on_tap=tap drag_from/>
         </div>
         <ConfirmMove proposed on_confirm=confirm on_cancel=cancel/>
+    }
+}
+
+/// What a first tap on each movable piece marks, written by the server
+/// alone for `app/first_taps.js` (the browser's own code, once here,
+/// does not need it): see [`super::input::first_taps`].
+#[allow(unused_variables)]
+fn first_taps_attribute(options: Signal<MoveOptions>, mode: Memo<RafleInput>, read_only: bool) -> Option<String> {
+    #[cfg(feature = "ssr")]
+    if !read_only {
+        return options.with_untracked(|o| Some(super::input::first_taps(o, mode.get_untracked())));
+    }
+    None
+}
+
+/// The taps that `app/first_taps.js` kept before the board was live.
+#[cfg(feature = "hydrate")]
+mod early_taps {
+    use super::SquareNumber;
+    use wasm_bindgen::JsValue;
+
+    const KEPT: &str = "__damesEarlyTaps";
+
+    /// The squares tapped so far, in order; from now on the script leaves
+    /// taps to the board (it sees the list gone).
+    pub fn take() -> Vec<SquareNumber> {
+        let global = js_sys::global();
+        let kept = js_sys::Reflect::get(&global, &KEPT.into()).unwrap_or(JsValue::UNDEFINED);
+        let _ = js_sys::Reflect::set(&global, &KEPT.into(), &JsValue::NULL);
+        if !js_sys::Array::is_array(&kept) {
+            return Vec::new();
+        }
+        js_sys::Array::from(&kept).iter().filter_map(|v| v.as_f64()).map(|n| n as SquareNumber).collect()
+    }
+
+    /// The script's marks, which the board's own replace.
+    pub fn clear_marks() {
+        let Ok(marked) =
+            leptos::prelude::document().query_selector_all(".board .sq.selected, .board .sq.final, .board .sq.step")
+        else {
+            return;
+        };
+        for i in 0..marked.length() {
+            if let Some(element) =
+                marked.item(i).and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
+            {
+                let _ = element.class_list().remove_3("selected", "final", "step");
+            }
+        }
     }
 }
 

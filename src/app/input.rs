@@ -201,9 +201,46 @@ impl InputState {
     }
 }
 
+/// What a first tap on each movable piece would mark, written into the
+/// page by the server (`data-first-taps` on the board) for the small script
+/// that answers taps before the browser code has arrived
+/// (`app/first_taps.js`): `"32:27,28:;33:28,29:"`, each movable square
+/// with its final squares, then its step squares.
+pub fn first_taps(options: &MoveOptions, mode: RafleInput) -> String {
+    let list = |squares: &[SquareNumber]| squares.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(",");
+    options
+        .movable()
+        .into_iter()
+        .map(|square| {
+            let mut input = InputState::Idle;
+            input.tap(options, square, mode);
+            let targets = input.targets(options, mode);
+            format!("{square}:{}:{}", list(&targets.finals), list(&targets.steps))
+        })
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_taps_are_what_a_tap_on_each_piece_marks() {
+        let (_, opts) = options("W:W31-50:B1-20");
+        assert_eq!(first_taps(&opts, FINAL), "31:26,27:;32:27,28:;33:28,29:;34:29,30:;35:30:");
+        // A king with rafles by one route to 17, 21 and 26, or square by
+        // square: its first landing squares are steps.
+        let (_, opts) = options("W:WK47:B9,12,33");
+        assert!(first_taps(&opts, FINAL).starts_with("47:17,21,26:"), "{}", first_taps(&opts, FINAL));
+        let mut input = InputState::Idle;
+        input.tap(&opts, sq(47), STEPWISE);
+        let steps = input.targets(&opts, STEPWISE).steps;
+        assert!(!steps.is_empty());
+        let steps = steps.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(",");
+        assert_eq!(first_taps(&opts, STEPWISE), format!("47::{steps}"));
+        assert_eq!(first_taps(&MoveOptions::none(), FINAL), "");
+    }
 
     use crate::engine::Rules;
 

@@ -61,6 +61,9 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <link rel="stylesheet" href=css/>
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml"/>
                 <HydrationScripts options islands=true/>
+                // Before the browser code arrives, taps on the board are
+                // answered from what the server wrote (first_taps.js).
+                <script>{include_str!("first_taps.js")}</script>
                 <MetaTags/>
             </head>
             <body data-palette=settings::current_preferences().palette.name()>

@@ -133,6 +133,9 @@ mod browser {
         }
         let frames = js_sys::Array::new();
         for (x, y) in &stops {
+            // Whole pixels: a float's formatting alone would add some 15 KB
+            // of wasm to every page.
+            let (x, y) = (x.round() as i32, y.round() as i32);
             frames.push(&frame(&format!("translate({x}px, {y}px)"), None));
         }
         let duration = STEP_MS * (stops.len() - 1).max(1) as f64;
