@@ -41,9 +41,11 @@ pub fn shuffle<T>(items: &mut [T], seed: u64) {
 }
 
 /// The search that judges whether an opening is balanced: `fort`'s, at a
-/// budget small enough to judge a few hundred openings in seconds.
+/// budget small enough to judge a few hundred openings in seconds, with a
+/// table to fit (`fort`'s own, cleared for each search, would cost more to
+/// clear than the search).
 pub fn balance_limits() -> Limits {
-    Limits { nodes: 20_000, ..Level::Fort.limits() }
+    Limits { nodes: 20_000, table_bits: 15, ..Level::Fort.limits() }
 }
 
 /// An opening is balanced when that search scores it within this much of
