@@ -24,10 +24,6 @@ use std::sync::Mutex;
 /// `dames match`.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    #[command(flatten, next_help_heading = "The first player (White in the odd games; the score is its)")]
-    white: WhiteSide,
-    #[command(flatten, next_help_heading = "The second player")]
-    black: BlackSide,
     /// Games played, 1 to 10000: each opening twice, once with each player as White (the openings start again when
     /// there are fewer)
     #[arg(long, value_name = "N", value_parser = value_parser!(u32).range(1..=10_000))]
@@ -65,6 +61,10 @@ pub struct MatchArgs {
     /// process
     #[arg(long = "table-bits", value_name = "B", value_parser = value_parser!(u32).range(8..=26))]
     table_bits: Option<u32>,
+    #[command(flatten, next_help_heading = "The first player (White in the odd games; the score is its)")]
+    white: WhiteSide,
+    #[command(flatten, next_help_heading = "The second player")]
+    black: BlackSide,
 }
 
 /// What one side of a match is asked to be, as given on the command line.
