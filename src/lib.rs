@@ -10,7 +10,9 @@
 //!   (the server benchmark, the load generator, the local cluster, a
 //!   throw-away PostgreSQL);
 //! - [`cli`] and [`tune`] (native builds): the `dames` command line and the
-//!   tools that make the learned evaluation's weights.
+//!   tools that make the learned evaluation's weights;
+//! - [`matches`] (native builds): matches between two players, this
+//!   engine or another in its own process (`dames match`, `dames selfplay`).
 
 pub mod app;
 pub mod engine;
@@ -30,6 +32,9 @@ pub mod tune;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod parallel;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub mod matches;
 
 /// The browser's entry point, called by the script Leptos puts in the page:
 /// it hydrates the islands (`#[island]` components) it finds.

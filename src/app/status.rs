@@ -3,7 +3,10 @@
 //! computer's answer — the same words on every game screen.
 
 use super::describe::last_move;
-use crate::engine::{Color, DrawReason, Outcome, Rules, WinReason, ENDGAME_LIMIT_MOVES, ENDGAME_STRONGER_KINGS};
+use crate::engine::{
+    Color, DrawReason, Outcome, Rules, WinReason, ENDGAME_LIMIT_MOVES, ENDGAME_STRONGER_KINGS, FMJD_COUNT_THREE,
+    FMJD_COUNT_TWO,
+};
 use crate::protocol::GameView;
 
 /// Who the page speaks to: one player against the computer (with their
@@ -80,6 +83,10 @@ pub fn outcome_text(outcome: Outcome, seat: Seat, rules: &Rules) -> String {
                 "Partie nulle : une dame seule contre {most} au plus, sans gain en {ENDGAME_LIMIT_MOVES} coups de chaque côté."
             )
         }
+        (Outcome::Draw(DrawReason::EndgameCount), _) => format!(
+            "Partie nulle : une dame seule tient {FMJD_COUNT_THREE} coups de chaque côté contre trois pièces, \
+             {FMJD_COUNT_TWO} contre deux ou une."
+        ),
     }
 }
 
@@ -177,6 +184,8 @@ mod tests {
         );
         assert!(outcome_text(Outcome::Draw(DrawReason::EndgameLimit), me, &Rules::ELECTRONIC)
             .contains("une dame seule contre trois dames au plus, sans gain en 10 coups"));
+        assert!(outcome_text(Outcome::Draw(DrawReason::EndgameCount), me, &Rules::INTERNATIONAL)
+            .contains("16 coups de chaque côté contre trois pièces, 5 contre deux ou une"));
         assert_eq!(
             outcome_text(Outcome::Draw(DrawReason::Agreement), Seat::Shared, &Rules::ENGLISH),
             "Partie nulle d'un commun accord."

@@ -8,6 +8,7 @@
 
 pub mod bench;
 pub mod engine;
+pub mod matches;
 #[cfg(feature = "ssr")]
 pub mod ops;
 pub mod play;
@@ -59,6 +60,10 @@ pub enum Command {
     /// A match between two levels from varied openings, each with both colours: each game, then the score with its
     /// 95 % interval and Elo
     Selfplay(play::SelfplayArgs),
+    /// A match against another engine (Scan 2.0 through the first Hub protocol, any engine through the second) or
+    /// dames itself, from openings with both colours under FMJD's draw rules: each game, then the score with its 95 %
+    /// interval and Elo, each side's time a move, restarts and illegal moves
+    Match(Box<matches::MatchArgs>),
     /// The learned evaluation's data and weights: self-play positions (generate) and the fit of the weights (fit)
     Tune(tune::TuneArgs),
     /// The exact endgame tables (three pieces or fewer): a position's verdict (win in N plies, loss, draw), or what
@@ -105,6 +110,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Option<i32> {
         Command::Bestmove(args) => args.run(out),
         Command::Hub => play::hub(),
         Command::Selfplay(args) => args.run(out),
+        Command::Match(args) => args.run(out),
         Command::Tune(args) => args.run(out),
         Command::Endgame(args) => args.run(out),
         Command::Bench(args) => args.run(out),

@@ -1,5 +1,6 @@
-//! The subcommands that play: `hub` (the Hub protocol) and `selfplay` with
-//! its match machinery (the openings, the games on threads, the score).
+//! The subcommands that play: `hub` (the Hub protocol) and `selfplay` (a
+//! match between two levels, its games on threads), with the options of
+//! one player of a match that `dames match` shares.
 
 use super::{RulesOption, SearchOptions, UsageError};
 use crate::engine::any::AnyPosition;
@@ -10,6 +11,8 @@ use crate::engine::hub::Hub;
 use crate::engine::pdn::write_pdn;
 use crate::engine::search::{DrawCounters, Limits};
 use crate::engine::{Color, Game, Outcome, Position};
+use crate::matches::score::{Tally, Verdict};
+use crate::matches::{describe, first_players_color, openings, verdict};
 use clap::builder::RangedU64ValueParser;
 use clap::{value_parser, Args};
 use std::io::Write;
@@ -77,10 +80,21 @@ pub struct SelfplayArgs {
 }
 
 /// What one player of a match asks for, its own or the match's.
-struct PlayerOptions {
-    search: SearchOptions,
-    nodes: Option<u64>,
-    table_bits: Option<u32>,
+pub(super) struct PlayerOptions {
+    pub(super) search: SearchOptions,
+    pub(super) nodes: Option<u64>,
+    pub(super) table_bits: Option<u32>,
+}
+
+impl PlayerOptions {
+    /// The limits of `level` with what this player asks for, or where it
+    /// asks nothing, what the match asks for all (`match_`).
+    pub(super) fn limits(self, level: Level, match_: &PlayerOptions) -> Result<Limits, UsageError> {
+        let limits = self.search.or(&match_.search).apply(level.limits())?;
+        let nodes = self.nodes.or(match_.nodes).unwrap_or(limits.nodes);
+        let table_bits = self.table_bits.or(match_.table_bits).unwrap_or(limits.table_bits);
+        Ok(Limits { nodes, table_bits, ..limits })
+    }
 }
 
 /// The options of one player (`--white-eval` …), with the same meaning as
@@ -88,7 +102,7 @@ struct PlayerOptions {
 macro_rules! player_options {
     ($name:ident, $side:literal) => {
         #[derive(Args, Debug)]
-        struct $name {
+        pub(super) struct $name {
             #[arg(id = concat!($side, "-eval"), long, value_name = "E", help = concat!("--eval for the --", $side, " player"))]
             eval: Option<Evaluation>,
             #[arg(id = concat!($side, "-weights"), long, value_name = "FILE", help = concat!("--weights for the --", $side, " player"))]
@@ -114,7 +128,7 @@ macro_rules! player_options {
         }
 
         impl $name {
-            fn options(&self) -> PlayerOptions {
+            pub(super) fn options(&self) -> PlayerOptions {
                 PlayerOptions {
                     search: SearchOptions {
                         eval: self.eval,
@@ -144,15 +158,10 @@ impl SelfplayArgs {
         }
         // Each player's evaluation, search switches, node budget and table,
         // when not its level's: its own option before the match's.
-        let limits = |level: Level, own: PlayerOptions| -> Result<Limits, UsageError> {
-            let limits = own.search.or(&self.search).apply(level.limits())?;
-            let nodes = own.nodes.or(self.nodes).unwrap_or(limits.nodes);
-            let table_bits = own.table_bits.or(self.table_bits).unwrap_or(limits.table_bits);
-            Ok(Limits { nodes, table_bits, ..limits })
-        };
+        let all = PlayerOptions { search: self.search.clone(), nodes: self.nodes, table_bits: self.table_bits };
         let players = [
-            (self.white, limits(self.white, self.white_own.options())?),
-            (self.black, limits(self.black, self.black_own.options())?),
+            (self.white, self.white_own.options().limits(self.white, &all)?),
+            (self.black, self.black_own.options().limits(self.black, &all)?),
         ];
         let match_ = Match {
             players,
@@ -170,27 +179,11 @@ impl SelfplayArgs {
 }
 
 /// The two-ply openings from the start (81 in international draughts, 49 in
-/// English), in a seeded order: each is
-/// played twice, once with each level as White.
-fn openings<G: Geometry>(start: Position<G>, seed: u64) -> Vec<Game<G>> {
-    let mut games = Vec::new();
-    let start = Game::new(start);
-    for first in start.legal_moves() {
-        let mut g = start.clone();
-        g.play(&first).expect("legal");
-        for second in g.legal_moves() {
-            let mut h = g.clone();
-            h.play(&second).expect("legal");
-            games.push(h);
-        }
-    }
-    // A seeded Fisher-Yates shuffle keeps short matches varied.
-    let mut state = seed ^ 0x5851_f42d_4c95_7f2d;
-    for i in (1..games.len()).rev() {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        let j = ((state >> 33) % (i as u64 + 1)) as usize;
-        games.swap(i, j);
-    }
+/// English), in a seeded order: each is played twice, once with each level
+/// as White.
+fn two_ply_openings<G: Geometry>(start: Position<G>, seed: u64) -> Vec<Game<G>> {
+    let mut games = openings::sequences(&Game::new(start), 2);
+    openings::shuffle(&mut games, seed);
     games
 }
 
@@ -208,28 +201,10 @@ struct Match {
     pdn: Option<PathBuf>,
 }
 
-/// The first player's colour in game `i` of a match: White in even games,
-/// so that each opening is played with both colours.
-fn first_players_color(i: usize) -> Color {
-    if i.is_multiple_of(2) {
-        Color::White
-    } else {
-        Color::Black
-    }
-}
-
-/// How a game of a match ended for the first player.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Verdict {
-    Win,
-    Draw,
-    Loss,
-}
-
 impl Match {
     fn play<G: Geometry>(&self, start: Position<G>, out: &mut dyn Write) -> Result<i32, UsageError> {
-        let book = openings(start, self.seed);
-        let mut tally = [0u32; 3];
+        let book = two_ply_openings(start, self.seed);
+        let mut tally = Tally::default();
         let mut pdn = match &self.pdn {
             Some(path) => Some(std::io::BufWriter::new(
                 std::fs::File::create(path).map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))?,
@@ -243,9 +218,9 @@ impl Match {
             |i| self.game(&book, first + i),
             |i, (verdict, game)| {
                 let i = first + i;
-                tally[verdict as usize] += 1;
+                tally.add(verdict);
                 let first_color = first_players_color(i);
-                let word = ["win", "draw", "loss"][verdict as usize];
+                let word = verdict.word();
                 let outcome = game.outcome().expect("finished");
                 let plies = game.moves().len();
                 if let Some(file) = pdn.as_mut() {
@@ -262,29 +237,7 @@ impl Match {
         if let Some(file) = pdn.as_mut() {
             file.flush()?;
         }
-        let [wins, draws, losses] = tally;
-        let n = self.games.len() as f64;
-        let score = (wins as f64 + draws as f64 / 2.0) / n;
-        // The 95 % interval of the score from the spread of the games'
-        // results.
-        let spread = (wins as f64 * (1.0 - score).powi(2)
-            + draws as f64 * (0.5 - score).powi(2)
-            + losses as f64 * score.powi(2))
-            / n;
-        let margin = 1.96 * (spread / n).sqrt();
-        let elo = |s: f64| -400.0 * (1.0 / s.clamp(1e-3, 1.0 - 1e-3) - 1.0).log10();
-        writeln!(
-            out,
-            "{} vs {}: {wins} wins, {draws} draws, {losses} losses, score {:.1}% (95 % interval {:.1}–{:.1} %, Elo {:+.0}, {:+.0} to {:+.0})",
-            self.players[0].0,
-            self.players[1].0,
-            score * 100.0,
-            (score - margin).max(0.0) * 100.0,
-            (score + margin).min(1.0) * 100.0,
-            elo(score),
-            elo(score - margin),
-            elo(score + margin),
-        )?;
+        writeln!(out, "{} vs {}: {tally}", self.players[0].0, self.players[1].0)?;
         Ok(0)
     }
 
@@ -296,14 +249,7 @@ impl Match {
         game: &Game<G>,
         outcome: Outcome,
     ) -> std::io::Result<()> {
-        let name = |(level, limits): (Level, Limits)| {
-            let probcut = if limits.probcut { ", probcut" } else { "" };
-            let pruning = if limits.frontier_pruning { ", pruning" } else { "" };
-            let tables = if limits.endgame_tables { ", endgame tables" } else { "" };
-            let slots = if limits.two_slot_table { " in two slots" } else { "" };
-            let (eval, nodes, bits) = (limits.eval.name(), limits.nodes, limits.table_bits);
-            format!("{level} ({eval}, {nodes} nodes, table 2^{bits}{slots}{probcut}{pruning}{tables})")
-        };
+        let name = |(level, limits): (Level, Limits)| describe(level, &limits);
         let (first, second) = (name(self.players[0]), name(self.players[1]));
         let (white, black) = match first_players_color(i) {
             Color::White => (first, second),
@@ -337,11 +283,6 @@ impl Match {
             let mv = bot::choose(&result, self.seed ^ i as u64, game.moves().len());
             game.play(&mv).expect("the search returns legal moves");
         }
-        let verdict = match game.outcome().expect("finished") {
-            Outcome::Win { winner, .. } if winner == first_color => Verdict::Win,
-            Outcome::Win { .. } => Verdict::Loss,
-            Outcome::Draw(_) => Verdict::Draw,
-        };
-        (verdict, game)
+        (verdict(game.outcome().expect("finished"), first_color), game)
     }
 }

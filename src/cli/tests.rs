@@ -135,6 +135,32 @@ fn bad_input_is_one_line_and_status_two() {
         &["endgame", "W:WK1:BK1"],
         &["endgame", "W:WK29:B", "--rules", "english"],
         &["endgame", "W:W31,32:B1,2"],
+        &["match", "--white", "1", "--games", "2"],
+        &["match", "--white", "1", "--white-engine", "scan hub", "--black", "1", "--games", "2"],
+        &["match", "--white", "1", "--black", "1", "--games", "2", "--white-time", "100"],
+        &["match", "--white", "1", "--black", "1", "--games", "2", "--black-protocol", "hub2"],
+        &["match", "--white", "1", "--black", "1", "--games", "2", "--from", "3"],
+        &["match", "--white", "1", "--black", "1", "--games", "2", "--opening-plies", "4"],
+        &["match", "--white", "1", "--black", "1", "--games", "2", "--openings", "/nonexistent"],
+        &["match", "--white", "1", "--black", "1", "--games", "2", "--openings", "Cargo.toml"],
+        &["match", "--white", "1", "--black-engine", "/nonexistent/scan hub", "--games", "2"],
+        &["match", "--white", "1", "--black-engine", "scan hub", "--black-nodes", "1000", "--games", "2"],
+        &["match", "--white", "1", "--black-engine", "scan hub", "--black-eval", "learned", "--games", "2"],
+        &[
+            "match",
+            "--white",
+            "1",
+            "--black-engine",
+            "scan hub",
+            "--black-time",
+            "5",
+            "--black-depth",
+            "5",
+            "--games",
+            "2",
+        ],
+        &["match", "--white", "1", "--black-engine", "scan hub", "--black-protocol", "hub3", "--games", "2"],
+        &["match", "--white", "1", "--black-engine", "scan hub", "--black-set", "book", "--games", "2"],
     ] {
         let (code, out, err) = call(args);
         assert_eq!(code, Some(2), "{args:?}");
@@ -366,7 +392,8 @@ fn every_subcommand_has_its_help() {
         }
     }
     let names: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).collect();
-    for expected in ["perft", "moves", "replay", "bestmove", "hub", "selfplay", "tune", "endgame", "bench", "agreement"]
+    for expected in
+        ["perft", "moves", "replay", "bestmove", "hub", "selfplay", "match", "tune", "endgame", "bench", "agreement"]
     {
         assert!(names.contains(&expected), "{expected} in {names:?}");
     }
@@ -385,4 +412,80 @@ fn a_bad_option_is_named_with_status_two() {
         assert_eq!(code, Some(2), "{args:?}");
         assert!(err.contains(named), "{args:?}: {err}");
     }
+}
+
+/// The lines of a match's output with the milliseconds left out, which
+/// vary from run to run.
+fn without_times(out: &str) -> Vec<String> {
+    out.lines()
+        .map(|line| line.split("; ").filter(|part| !part.contains(" ms a move")).collect::<Vec<_>>().join("; "))
+        .filter(|line| !line.contains(" ms a move over "))
+        .collect()
+}
+
+#[test]
+fn match_between_two_levels_reports_each_game_the_score_and_each_sides_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let openings = dir.path().join("openings.txt");
+    std::fs::write(&openings, "# two openings\n32-28 18-23\n33-28 17-22\n").unwrap();
+    let openings = openings.to_str().unwrap();
+    let args =
+        ["match", "--white", "2", "--black", "1", "--black-nodes", "500", "--games", "4", "--openings", openings];
+    let (code, out, err) = call(&[&args[..], &["--threads", "2"]].concat());
+    assert_eq!(code, Some(0), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 8, "{out}");
+    assert!(lines[0].starts_with("2 (classic, ") && lines[0].contains(" vs 1 (classic, 500 nodes, "), "{}", lines[0]);
+    assert!(lines[0].contains("games 1 to 4, 2 openings (from "), "{}", lines[0]);
+    for (i, line) in lines[1..5].iter().enumerate() {
+        let colour = ["white", "black"][i % 2];
+        let opening = ["32-28 18-23", "33-28 17-22"][i / 2];
+        assert!(line.starts_with(&format!("game {} 2 as {colour}: ", i + 1)), "{line}");
+        assert!(line.contains(&format!("; opening {opening}; ")) && line.ends_with(" ms a move"), "{line}");
+    }
+    assert!(lines[5].starts_with("2 vs 1: ") && lines[5].contains("95 % interval"), "{}", lines[5]);
+    assert!(lines[6].starts_with("2: ") && lines[6].contains(" ms a move over "), "{}", lines[6]);
+    assert!(lines[7].ends_with(", 0 restarts, 0 illegal moves, 0 moves not given"), "{}", lines[7]);
+    // The same games whatever the threads.
+    let (_, again, _) = call(&args);
+    assert_eq!(without_times(&out), without_times(&again));
+}
+
+#[test]
+fn match_against_an_engine_in_another_process_writes_its_games_and_counts_its_faults() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("games.pdn");
+    let path = file.to_str().unwrap();
+    let openings = dir.path().join("openings.txt");
+    std::fs::write(&openings, "32-28 18-23\n").unwrap();
+    let openings = openings.to_str().unwrap();
+    let engine = crate::matches::tests::fake_engine_command("hub1", "none", None).join(" ");
+    let args = ["match", "--white", "1", "--black-engine", &engine, "--black-time", "5", "--games", "2"];
+    let (code, out, err) = call(&[&args[..], &["--openings", openings, "--pdn", path]].concat());
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.starts_with("1 (classic, ") && out.contains(" vs Fake One (5 ms a move): games 1 to 2"), "{out}");
+    assert!(out.contains("\n1 vs Fake One: "), "{out}");
+    assert!(out.contains("\nFake One: ") && out.contains(", 0 restarts, 0 illegal moves"), "{out}");
+    let games = parse_pdn(&std::fs::read_to_string(&file).unwrap());
+    assert_eq!(games.len(), 2);
+    for (i, pdn) in games.iter().enumerate() {
+        let (ours, theirs) = if i == 0 { ("White", "Black") } else { ("Black", "White") };
+        assert!(pdn.tag(ours).unwrap().starts_with("1 (classic, "), "{:?}", pdn.tags);
+        assert_eq!(pdn.tag(theirs), Some("Fake One (5 ms a move)"));
+        assert_eq!(pdn.tag("Opening"), Some("32-28 18-23"));
+        let game = replay(pdn).unwrap();
+        assert_eq!(pdn.tag("Result"), game.outcome().map(|o| o.pdn_result()));
+    }
+    // An engine that answers nonsense loses each game, and says so.
+    let engine = crate::matches::tests::fake_engine_command("hub1", "illegal", None).join(" ");
+    let args =
+        ["match", "--white", "1", "--black-engine", &engine, "--games", "2", "--openings", openings, "--pdn", path];
+    let (code, out, err) = call(&args);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("\n1 vs Fake One: 2 wins, 0 draws, 0 losses"), "{out}");
+    assert!(out.contains("forfeit: illegal move \"1-2\" by Fake One"), "{out}");
+    assert!(out.contains("\nFake One: ") && out.contains(", 0 restarts, 2 illegal moves, 0 moves not given"), "{out}");
+    let games = parse_pdn(&std::fs::read_to_string(&file).unwrap());
+    assert_eq!(games[1].tag("Termination"), Some("illegal move '1-2' by Fake One"));
+    assert_eq!(games[1].tag("Result"), Some("0-2"), "Fake One had White in the second game");
 }

@@ -1,6 +1,7 @@
 //! A game: the moves played from a start position, and how it ended under
 //! the rules of that position (the no-progress count, the repetition rule,
-//! a move limit).
+//! a move limit), and under the endgame counts a game may follow besides
+//! (the electronic boards', FMJD's).
 
 use super::geometry::{Geometry, Ten};
 use super::notation::{parse_move, MoveTextError};
@@ -36,6 +37,11 @@ pub enum DrawReason {
     /// at most three pieces, all kings, and the stronger side has not won
     /// within the limit's moves of each side.
     EndgameLimit,
+    /// FMJD's endgame counts (when a game follows them, see
+    /// [`Game::with_fmjd_counts`]): a lone king held out for
+    /// [`FMJD_COUNT_THREE`] moves of each side against three pieces, or
+    /// [`FMJD_COUNT_TWO`] against two or one.
+    EndgameCount,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -108,6 +114,11 @@ pub struct Game<G: Geometry = Ten> {
     /// The players chose to play on after that rule declared a draw: it
     /// no longer applies.
     played_on: bool,
+    /// FMJD's endgame counts apply to this game.
+    fmjd_counts: bool,
+    /// Plies played since the count of the present material began (0
+    /// outside a counted endgame).
+    count_plies: u32,
     outcome: Option<Outcome>,
 }
 
@@ -142,10 +153,28 @@ impl<G: Geometry> Game<G> {
             endgame_limit: None,
             endgame_plies: 0,
             played_on: false,
+            fmjd_counts: false,
+            count_plies: 0,
             outcome: None,
         };
         game.outcome = game.judge();
         game
+    }
+
+    /// A game from `start` that also follows FMJD's endgame counts, as
+    /// tournaments do (see [`fmjd_count`]): a match against an engine that
+    /// keeps no history has them applied by whoever keeps the game.
+    pub fn with_fmjd_counts(start: Position<G>) -> Game<G> {
+        let mut game = Game::new(start);
+        game.fmjd_counts = true;
+        game.outcome = game.judge();
+        game
+    }
+
+    /// Plies played since FMJD's count of the present material began (0
+    /// outside a counted endgame or in a game that does not follow them).
+    pub fn count_plies(&self) -> u32 {
+        self.count_plies
     }
 
     /// A game from `start` that also follows the electronic boards'
@@ -257,6 +286,14 @@ impl<G: Geometry> Game<G> {
             let in_endgame = is_one_king_endgame(&self.position) && is_one_king_endgame(&next);
             self.endgame_plies = if in_endgame { self.endgame_plies + 1 } else { 0 };
         }
+        // Likewise from the first position of the material counted; a
+        // capture that brings a shorter count starts that count afresh,
+        // while a crowning or a capture within the same count goes on
+        // counting (the count is the most moves the material gets).
+        if self.fmjd_counts {
+            let (before, after) = (fmjd_count(&self.position), fmjd_count(&next));
+            self.count_plies = if after.is_some() && after == before { self.count_plies + 1 } else { 0 };
+        }
         self.moves.push(*mv);
         self.position = next;
         self.since_progress.push(next);
@@ -330,7 +367,38 @@ impl<G: Geometry> Game<G> {
                 return Some(Outcome::Draw(DrawReason::EndgameLimit));
             }
         }
+        if let Some(moves) = fmjd_count(pos).filter(|_| self.fmjd_counts) {
+            if self.count_plies >= 2 * moves {
+                return Some(Outcome::Draw(DrawReason::EndgameCount));
+            }
+        }
         None
+    }
+}
+
+/// FMJD's endgame counts (articles 6.4 and 6.5 of the international
+/// rules): a lone king against three pieces, one of them at least a king,
+/// is drawn when the stronger side has not won within this many moves of
+/// each side…
+pub const FMJD_COUNT_THREE: u32 = 16;
+/// …and against two pieces or one, a king among them, within this many.
+pub const FMJD_COUNT_TWO: u32 = 5;
+
+/// The moves of each side FMJD's endgame counts give the material of
+/// `pos`: [`FMJD_COUNT_THREE`] or [`FMJD_COUNT_TWO`] when one side has a
+/// single king and the other at most three pieces with a king among them,
+/// none otherwise.
+pub fn fmjd_count<G: Geometry>(pos: &Position<G>) -> Option<u32> {
+    let kings = pos.kings();
+    let (white, black) = (pos.pieces(Color::White), pos.pieces(Color::Black));
+    let (lone, other) = if white.count() <= black.count() { (white, black) } else { (black, white) };
+    let lone_king = lone.count() == 1 && (lone & kings) == lone;
+    let other_has_king = (other & kings) != super::Bitboard::EMPTY;
+    match other.count() {
+        _ if !lone_king || !other_has_king => None,
+        3 => Some(FMJD_COUNT_THREE),
+        1 | 2 => Some(FMJD_COUNT_TWO),
+        _ => None,
     }
 }
 
@@ -544,6 +612,72 @@ mod tests {
         assert!(!is_one_king_endgame(&fen("W:WK47,K48,K49,K50:BK4")), "four kings");
         assert!(!is_one_king_endgame(&fen("W:WK47,48:BK4")), "a man");
         assert!(!is_one_king_endgame(&fen("W:WK47,K48:BK4,K3")), "two kings each");
+    }
+
+    #[test]
+    fn fmjd_counts_a_lone_king_against_at_most_three_pieces_with_a_king() {
+        for (fen, count) in [
+            ("W:WK46,K47,K48:BK3", Some(FMJD_COUNT_THREE)),
+            ("W:WK46,47,48:BK3", Some(FMJD_COUNT_THREE)),
+            ("B:WK3:BK46,K47,38", Some(FMJD_COUNT_THREE)),
+            ("W:WK46,K47:BK3", Some(FMJD_COUNT_TWO)),
+            ("W:WK46,47:BK3", Some(FMJD_COUNT_TWO)),
+            ("W:WK46:BK3", Some(FMJD_COUNT_TWO)),
+            ("W:W46,47,48:BK3", None),
+            ("W:WK46,K47,K48,K49:BK3", None),
+            ("W:WK46:B3", None),
+            ("W:W46:BK3", None),
+            ("W:WK46,K47:BK3,K4", None),
+            ("W:WK46,K47:BK3,4", None),
+        ] {
+            assert_eq!(fmjd_count(&Position::from_fen(fen).unwrap()), count, "{fen}");
+        }
+    }
+
+    #[test]
+    fn fmjd_counts_draw_after_sixteen_or_five_moves_of_each_side() {
+        // Repetition off, so that a shuffle of kings runs as long as the
+        // count allows.
+        let rules = Rules { repetition: false, ..Rules::INTERNATIONAL };
+        for (fen, shuffle, plies) in [
+            ("W:WK46,K47,K48:BK3", ["48-43", "3-9", "43-48", "9-3"], 32),
+            ("W:WK46,47,48:BK3", ["46-41", "3-9", "41-46", "9-3"], 32),
+            ("W:WK46,K47:BK3", ["46-41", "3-9", "41-46", "9-3"], 10),
+            ("W:WK46,47:BK3", ["46-41", "3-9", "41-46", "9-3"], 10),
+            ("W:WK46:BK3", ["46-41", "3-9", "41-46", "9-3"], 10),
+        ] {
+            let start = Position::<Ten>::from_fen_with(fen, rules).unwrap();
+            let mut counted = Game::with_fmjd_counts(start);
+            let mut plain = Game::new(start);
+            for ply in 0..plies {
+                assert_eq!(counted.outcome(), None, "{fen} ply {ply}");
+                counted.play_text(shuffle[ply % 4]).unwrap();
+                plain.play_text(shuffle[ply % 4]).unwrap();
+            }
+            assert_eq!(counted.count_plies(), plies as u32, "{fen}");
+            assert_eq!(counted.outcome(), Some(Outcome::Draw(DrawReason::EndgameCount)), "{fen}");
+            assert_eq!(plain.outcome(), None, "{fen}: a game without the counts goes on");
+        }
+    }
+
+    #[test]
+    fn a_capture_that_shortens_the_fmjd_count_starts_it_afresh() {
+        let rules = Rules { repetition: false, ..Rules::INTERNATIONAL };
+        let start = Position::<Ten>::from_fen_with("W:WK9,K47,K48:BK26", rules).unwrap();
+        let mut game = Game::with_fmjd_counts(start);
+        for text in ["47-41", "26-21", "41-47", "21-26", "48-37"] {
+            game.play_text(text).unwrap();
+        }
+        assert_eq!(game.count_plies(), 5, "three kings against one: counting towards 16 moves");
+        // The black king takes one: two against one, 5 moves from here.
+        game.play_text("26x48").unwrap();
+        assert_eq!(game.count_plies(), 0);
+        let shuffle = ["9-3", "48-43", "3-9", "43-48"];
+        for ply in 0..10 {
+            assert_eq!(game.outcome(), None, "ply {ply} after the capture");
+            game.play_text(shuffle[ply % 4]).unwrap();
+        }
+        assert_eq!(game.outcome(), Some(Outcome::Draw(DrawReason::EndgameCount)));
     }
 
     #[test]

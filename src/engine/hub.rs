@@ -1,6 +1,8 @@
 //! The Hub protocol (the text protocol of the Scan engine and of
 //! Hub-compatible interfaces), as a state machine: a line in, lines out. The
-//! command line wires it to standard input and output.
+//! command line wires it to standard input and output. Also the texts both
+//! Hub protocols share with an engine in another process (boards, moves,
+//! `name=value` arguments), which `dames match` writes and reads.
 
 use super::bot::{self, Level};
 use super::search::{DrawCounters, Limits};
@@ -130,8 +132,9 @@ impl Hub {
     }
 }
 
-/// `name=value` pairs; values may be quoted.
-fn parse_args(text: &str) -> Vec<(String, String)> {
+/// `name=value` pairs; values may be quoted (a word alone is a name with
+/// an empty value).
+pub fn parse_args(text: &str) -> Vec<(String, String)> {
     let mut args = Vec::new();
     let mut rest = text.trim();
     while !rest.is_empty() {
@@ -211,6 +214,17 @@ pub fn board_text(pos: &Position) -> String {
     text
 }
 
+/// The board as the first Hub protocol (Scan 2.0's) writes it: the side to
+/// move in lower case (`w`, `b`), then the 50 squares as [`board_text`]
+/// writes them.
+pub fn hub1_board_text(pos: &Position) -> String {
+    let squares = board_text(pos);
+    let mut text = String::with_capacity(squares.len());
+    text.push(pos.turn().letter().to_ascii_lowercase());
+    text.push_str(squares.get(1..).unwrap_or_default());
+    text
+}
+
 /// A move as the Hub protocol writes it: `32-28`, or for a capture the
 /// start, the end and the captured squares joined by `x`.
 pub fn hub_move(mv: &Move) -> String {
@@ -274,5 +288,21 @@ mod tests {
     fn board_text_round_trips() {
         let pos = Position::from_fen("B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33").unwrap();
         assert_eq!(parse_board(&board_text(&pos)), Ok(pos));
+        assert_eq!(parse_board(&hub1_board_text(&pos)), Ok(pos));
+    }
+
+    #[test]
+    fn the_first_protocol_writes_the_side_to_move_in_lower_case() {
+        let start = hub1_board_text(&Position::start());
+        assert_eq!(start, format!("w{}{}{}", "b".repeat(20), "e".repeat(10), "w".repeat(20)));
+        let black = Position::from_fen("B:WK46:B5").unwrap();
+        assert_eq!(hub1_board_text(&black), format!("b{}b{}W{}", "e".repeat(4), "e".repeat(40), "e".repeat(4)));
+    }
+
+    #[test]
+    fn arguments_may_be_quoted() {
+        let args = parse_args("name=Scan version=3.1 author=\"Fabien Letouzey\" infinite");
+        let pairs: Vec<(&str, &str)> = args.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+        assert_eq!(pairs, [("name", "Scan"), ("version", "3.1"), ("author", "Fabien Letouzey"), ("infinite", "")]);
     }
 }

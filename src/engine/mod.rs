@@ -25,7 +25,10 @@ pub mod search;
 mod square;
 
 pub use bitboard::{Bitboard, Direction, Squares};
-pub use game::{DrawReason, Game, GameError, Outcome, WinReason, ENDGAME_LIMIT_MOVES, ENDGAME_STRONGER_KINGS};
+pub use game::{
+    fmjd_count, DrawReason, Game, GameError, Outcome, WinReason, ENDGAME_LIMIT_MOVES, ENDGAME_STRONGER_KINGS,
+    FMJD_COUNT_THREE, FMJD_COUNT_TWO,
+};
 pub use moves::{LongForm, Move, MoveList};
 pub use notation::{move_to_text, parse_long_form, parse_move, FenError, MoveText, MoveTextError};
 pub use perft::{perft, perft_divide};
