@@ -41,6 +41,9 @@ pub mod matches;
 #[cfg(feature = "hydrate")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn hydrate() {
+    // A panic's message in the console, in debug builds: the hook and the
+    // panic's formatting weigh some KB of wasm that every page would load.
+    #[cfg(debug_assertions)]
     console_error_panic_hook::set_once();
     leptos::mount::hydrate_islands();
     // A flag for the browser tests: the page now answers clicks.

@@ -16,7 +16,7 @@ use std::pin::Pin;
 pub type GameRequest = Pin<Box<dyn Future<Output = Result<GameView, AppError>>>>;
 
 /// The player's game as stored, to catch up after a conflict.
-#[server(endpoint = "partie/etat")]
+#[server(endpoint = "partie/etat", output = crate::protocol::codec::JsonText)]
 pub async fn reload_game(game_id: String) -> Result<GameView, AppError> {
     use crate::server::api;
     Ok(api::own_game(&api::RequestContext::current()?, game_id).await?)

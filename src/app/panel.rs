@@ -13,7 +13,7 @@ use crate::protocol::{move_text_error_fr, AppError, GameKind, GameView, Preferen
 use leptos::prelude::*;
 
 /// Chooses the pseudonym shown on the leaderboards.
-#[server(endpoint = "joueur/pseudonyme")]
+#[server(endpoint = "joueur/pseudonyme", output = crate::protocol::codec::JsonText)]
 pub async fn choose_pseudonym(name: String) -> Result<String, AppError> {
     use crate::server::api;
     Ok(api::set_pseudonym(&api::RequestContext::current()?, name).await?)

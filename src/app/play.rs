@@ -17,14 +17,14 @@ use leptos::prelude::*;
 /// The player's current game of this kind (the daily challenge of today,
 /// or the latest game of the kind), or one not started yet: reading a page
 /// stores nothing. `setup` (from the address) asks for a game set up so.
-#[server(endpoint = "partie/charger")]
+#[server(endpoint = "partie/charger", output = crate::protocol::codec::JsonText)]
 pub async fn load_game(kind: GameKind, setup: Option<GameSetup>) -> Result<GameView, AppError> {
     use crate::server::api;
     Ok(api::current_game(&api::RequestContext::current()?, kind, setup).await?)
 }
 
 /// Starts the game with the player's first move.
-#[server(endpoint = "partie/commencer")]
+#[server(endpoint = "partie/commencer", output = crate::protocol::codec::JsonText)]
 pub async fn start_game(
     kind: GameKind,
     rules: Rules,
@@ -39,7 +39,7 @@ pub async fn start_game(
 
 /// A new game, stored at once: "Rejouer", "Nouvelle partie", or a game the
 /// computer opens.
-#[server(endpoint = "partie/nouvelle")]
+#[server(endpoint = "partie/nouvelle", output = crate::protocol::codec::JsonText)]
 pub async fn new_game(kind: GameKind, rules: Rules, level: Level, player: Color) -> Result<GameView, AppError> {
     use crate::server::api;
     let setup = GameSetup { rules, level, player };
@@ -49,21 +49,21 @@ pub async fn new_game(kind: GameKind, rules: Rules, level: Level, player: Color)
 /// Plays the player's move (long form) on the position after `ply` plies
 /// and returns the game with the computer's answer, if it plays. `think_ms`
 /// is the player's own count of thinking time, which the server clamps.
-#[server(endpoint = "partie/jouer")]
+#[server(endpoint = "partie/jouer", output = crate::protocol::codec::JsonText)]
 pub async fn play_move(game_id: String, ply: usize, mv: String, think_ms: u64) -> Result<GameView, AppError> {
     use crate::server::api;
     Ok(api::play_move(&api::RequestContext::current()?, game_id, ply, mv, think_ms).await?)
 }
 
 /// The player resigns (in a two-player game, the side to move does).
-#[server(endpoint = "partie/abandonner")]
+#[server(endpoint = "partie/abandonner", output = crate::protocol::codec::JsonText)]
 pub async fn resign_game(game_id: String) -> Result<GameView, AppError> {
     use crate::server::api;
     Ok(api::resign(&api::RequestContext::current()?, game_id).await?)
 }
 
 /// Two players agree to a draw on the position after `ply` plies.
-#[server(endpoint = "partie/nulle")]
+#[server(endpoint = "partie/nulle", output = crate::protocol::codec::JsonText)]
 pub async fn agree_draw(game_id: String, ply: usize) -> Result<GameView, AppError> {
     use crate::server::api;
     Ok(api::agree_draw(&api::RequestContext::current()?, game_id, ply).await?)
@@ -76,7 +76,7 @@ pub async fn agree_draw(game_id: String, ply: usize) -> Result<GameView, AppErro
 /// (as the browser tests start it), so that `make run` cannot be used to
 /// forge a score.
 #[cfg(debug_assertions)]
-#[server(endpoint = "test/partie")]
+#[server(endpoint = "test/partie", output = crate::protocol::codec::JsonText)]
 pub async fn start_test_game(
     fen: String,
     level: Level,

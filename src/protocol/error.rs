@@ -3,7 +3,6 @@
 //! so the page can react to each (reload on a conflict, show the message
 //! otherwise); the status is what proxies, monitors and client libraries see.
 
-use leptos::server_fn::codec::JsonEncoding;
 use leptos::server_fn::error::{FromServerFnError, ServerFnErrorErr};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -110,7 +109,7 @@ impl fmt::Display for AppError {
 impl std::error::Error for AppError {}
 
 impl FromServerFnError for AppError {
-    type Encoder = JsonEncoding;
+    type Encoder = super::codec::JsonTextEncoding;
 
     /// What the server-function layer itself reports: an unreadable
     /// request is the client's fault (400); anything else is a transport

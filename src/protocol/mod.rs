@@ -1,9 +1,11 @@
 //! What crosses the wire between the browser and the server: the views of
 //! games and leaderboards, the player's preferences (in their cookie), and
-//! the typed errors with their HTTP status.
+//! the typed errors with their HTTP status, and the encoding of server
+//! functions' answers.
 //! The screen (`app`) and the storage (`server`) both use these types; they
 //! depend on the engine only.
 
+pub mod codec;
 pub mod error;
 pub mod game;
 pub mod leaderboard;

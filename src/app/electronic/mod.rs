@@ -29,7 +29,7 @@ fn step_level(step: u8) -> Result<Level, AppError> {
 }
 
 /// "Changer de camp": the computer takes over the side to move.
-#[server(endpoint = "electronique/changer")]
+#[server(endpoint = "electronique/changer", output = crate::protocol::codec::JsonText)]
 pub async fn switch_sides(game_id: String, ply: usize) -> Result<GameView, AppError> {
     use crate::server::api;
     let ctx = api::RequestContext::current()?;
@@ -37,7 +37,7 @@ pub async fn switch_sides(game_id: String, ply: usize) -> Result<GameView, AppEr
 }
 
 /// The computer plays at step `step` of the ladder from now on.
-#[server(endpoint = "electronique/niveau")]
+#[server(endpoint = "electronique/niveau", output = crate::protocol::codec::JsonText)]
 pub async fn set_level(game_id: String, ply: usize, step: u8) -> Result<GameView, AppError> {
     use crate::server::api;
     let level = step_level(step)?;
@@ -46,7 +46,7 @@ pub async fn set_level(game_id: String, ply: usize, step: u8) -> Result<GameView
 }
 
 /// "Continuer la partie" past the endgame rule's draw.
-#[server(endpoint = "electronique/continuer")]
+#[server(endpoint = "electronique/continuer", output = crate::protocol::codec::JsonText)]
 pub async fn play_on(game_id: String, ply: usize) -> Result<GameView, AppError> {
     use crate::server::api;
     let ctx = api::RequestContext::current()?;
@@ -54,7 +54,7 @@ pub async fn play_on(game_id: String, ply: usize) -> Result<GameView, AppError> 
 }
 
 /// "Reprendre": back to `to_ply` plies.
-#[server(endpoint = "electronique/reprendre")]
+#[server(endpoint = "electronique/reprendre", output = crate::protocol::codec::JsonText)]
 pub async fn take_back(game_id: String, ply: usize, to_ply: usize) -> Result<GameView, AppError> {
     use crate::server::api;
     Ok(api::take_back(&api::RequestContext::current()?, game_id, ply, to_ply).await?)
@@ -63,7 +63,7 @@ pub async fn take_back(game_id: String, ply: usize, to_ply: usize) -> Result<Gam
 /// "Conseil": the player's move in `game_id` the computer would choose at
 /// the game's level (at step `step` from the start for a game not stored
 /// yet, whose id is empty).
-#[server(endpoint = "electronique/conseil")]
+#[server(endpoint = "electronique/conseil", output = crate::protocol::codec::JsonText)]
 pub async fn hint(game_id: String, ply: usize, step: u8) -> Result<MoveChoice, AppError> {
     use crate::server::api;
     let level = step_level(step)?;
@@ -72,7 +72,7 @@ pub async fn hint(game_id: String, ply: usize, step: u8) -> Result<MoveChoice, A
 
 /// A new game from a set-up position (FEN), the player taking the side to
 /// move.
-#[server(endpoint = "electronique/position")]
+#[server(endpoint = "electronique/position", output = crate::protocol::codec::JsonText)]
 pub async fn start_position(fen: String, step: u8, player: Color) -> Result<GameView, AppError> {
     use crate::server::api;
     let setup = GameSetup::new(Rules::ELECTRONIC, step_level(step)?, player);

@@ -13,7 +13,7 @@ use leptos_router::hooks::use_query_map;
 
 /// A daily board (`day`, today if absent) or a free board (`level`, of
 /// `variant`, international if absent).
-#[server(endpoint = "classement")]
+#[server(endpoint = "classement", output = crate::protocol::codec::JsonText)]
 pub async fn get_leaderboard(
     day: Option<String>,
     level: Option<Level>,

@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
-#[server(endpoint = "partie/revoir")]
+#[server(endpoint = "partie/revoir", output = crate::protocol::codec::JsonText)]
 pub async fn get_replay(game_id: String) -> Result<GameView, AppError> {
     use crate::server::api;
     Ok(api::replay(&api::RequestContext::current()?, game_id).await?)
