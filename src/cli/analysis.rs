@@ -85,8 +85,7 @@ fn print_table(out: &mut dyn Write, pdn: &PdnGame, analysis: &Analysis, millis: 
     for side in [Color::White, Color::Black] {
         writeln!(out, "{side}: {}", summary_line(analysis.summary(side)))?;
     }
-    let nodes: u64 = analysis.plies.iter().map(|p| p.nodes).sum();
-    writeln!(out, "nodes {nodes} time_ms {millis}")
+    writeln!(out, "nodes {} time_ms {millis}", analysis.nodes)
 }
 
 /// One ply: its number (`12.` for the move of `first`, the side the rules
