@@ -20,6 +20,7 @@ fn help_lists_every_subcommand() {
         "moves",
         "replay",
         "bestmove",
+        "analyse",
         "hub",
         "selfplay",
         "tune",

@@ -6,6 +6,7 @@
 //! command line, and a one-line `dames: …` message for what only running
 //! finds (a bad FEN, a file that cannot be read).
 
+pub mod analysis;
 pub mod bench;
 pub mod engine;
 pub mod matches;
@@ -55,6 +56,9 @@ pub enum Command {
     Replay(engine::ReplayArgs),
     /// The bot's move in a position: the move, score, depth, nodes and principal variation
     Bestmove(engine::BestmoveArgs),
+    /// A game of a PDN file analysed by the engine at a fixed node budget: each ply's evaluation, the engine's best
+    /// move, the loss of the move played and its verdict (inaccuracy, mistake, blunder), then a summary per side
+    Analyse(analysis::AnalyseArgs),
     /// The Hub protocol on stdin and stdout (international draughts)
     Hub,
     /// A match between two levels from varied openings, each with both colours: each game, then the score with its
@@ -108,6 +112,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Option<i32> {
         Command::Moves(args) => args.run(out),
         Command::Replay(args) => return Some(args.run(out, err)),
         Command::Bestmove(args) => args.run(out),
+        Command::Analyse(args) => args.run(out),
         Command::Hub => play::hub(),
         Command::Selfplay(args) => args.run(out),
         Command::Match(args) => args.run(out),

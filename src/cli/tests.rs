@@ -489,3 +489,49 @@ fn match_against_an_engine_in_another_process_writes_its_games_and_counts_its_fa
     assert_eq!(games[1].tag("Termination"), Some("illegal move '1-2' by Fake One"));
     assert_eq!(games[1].tag("Result"), Some("0-2"), "Fake One had White in the second game");
 }
+
+#[test]
+fn analyse_prints_each_ply_and_each_sides_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("games.pdn");
+    // The second game: 28-23 lets Black take two men at once (18x40).
+    let games = "[Event \"first\"]\n1. 32-28 *\n\n[White \"A\"]\n[Black \"B\"]\n[GameType \"20\"]\n\
+                 [FEN \"W:W28,34,46,47,48,49:B1,2,3,4,5,18\"]\n1. 28-23 18x40 *\n";
+    std::fs::write(&file, games).unwrap();
+    let path = file.to_str().unwrap();
+    let (code, out, err) = call(&["analyse", path, "--game", "2", "--nodes", "5000"]);
+    assert_eq!(code, Some(0), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 9, "{out}");
+    assert_eq!(lines[..2], ["A – B", "rules international,repetition=0 nodes 5000 a position"]);
+    assert!(lines[3].starts_with("1.      28-23 ") && lines[3].ends_with(" blunder"), "{}", lines[3]);
+    assert!(lines[4].starts_with("1...    18x40 ") && lines[4].ends_with(" 0.00  forced"), "{}", lines[4]);
+    assert!(lines[5].starts_with("end "), "{}", lines[5]);
+    assert!(lines[6].starts_with("white: 1 move (1 judged), 0 inaccuracies, 0 mistakes, 1 blunder, average loss "));
+    assert_eq!(lines[7], "black: 1 move (0 judged), 0 inaccuracies, 0 mistakes, 0 blunders, average loss 0.00");
+    // The blunder's position and the end searched, 5,000 nodes each (and
+    // the few a search finishes with).
+    let nodes: u64 = lines[8].split(' ').nth(1).and_then(|n| n.parse().ok()).unwrap_or_default();
+    assert!(lines[8].contains(" time_ms ") && (10_000..10_100).contains(&nodes), "{}", lines[8]);
+
+    let (code, json, err) = call(&["analyse", path, "--game", "2", "--nodes", "5000", "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let analysis: crate::engine::analysis::Analysis = serde_json::from_str(&json).unwrap();
+    assert_eq!(analysis.plies.len(), 2);
+    assert_eq!(analysis.white.blunders, 1);
+
+    for (args, named) in [
+        (&["analyse", path, "--game", "3"][..], "has 2 games"),
+        (&["analyse", path, "--nodes", "10"], "--nodes"),
+        (&["analyse", path, "--game", "0"], "--game"),
+        (&["analyse", "/nonexistent.pdn"], "cannot read"),
+    ] {
+        let (code, out, err) = call(args);
+        assert_eq!(code, Some(2), "{args:?}");
+        assert!(out.is_empty() && err.contains(named), "{args:?}: {err}");
+    }
+    std::fs::write(&file, "1. 32-28 18-23 2. 28-33 *\n").unwrap();
+    let (code, _, err) = call(&["analyse", path]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains(":1: ply 3: 28-33"), "{err}");
+}

@@ -223,7 +223,7 @@ pub struct MoveChoice {
 }
 
 impl MoveChoice {
-    fn new<G: Geometry>(pos: &Position<G>, mv: &Move<G>) -> MoveChoice {
+    pub(super) fn new<G: Geometry>(pos: &Position<G>, mv: &Move<G>) -> MoveChoice {
         MoveChoice::with_text(pos, mv, move_to_text(pos, mv))
     }
 

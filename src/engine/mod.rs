@@ -5,6 +5,7 @@
 //! no clock, no threads and no I/O, so the server and the browser (wasm32)
 //! run the very same code.
 
+pub mod analysis;
 pub mod any;
 mod bitboard;
 pub mod bot;
