@@ -4,8 +4,7 @@
 use super::{pdn_text, RulesOption, UsageError};
 use crate::engine::analysis::{analyse, Analysis, NodeBudget, PlyAnalysis, SideSummary, Verdict};
 use crate::engine::any::AnyGame;
-use crate::engine::geometry::{Eight, Geometry, Ten, Twelve};
-use crate::engine::pdn::{parse_pdn, replay_with, PdnGame};
+use crate::engine::pdn::{parse_pdn, replay_any, PdnGame};
 use crate::engine::{Color, Rules};
 use clap::{value_parser, Args};
 use std::io::Write;
@@ -61,15 +60,7 @@ impl AnalyseArgs {
 /// A PDN game replayed under the rules its tags name (`default` without
 /// them), on their board.
 fn game_of(pdn: &PdnGame, default: Rules) -> Result<AnyGame, String> {
-    fn on<G: Geometry>(pdn: &PdnGame, rules: Rules) -> Result<crate::engine::Game<G>, String> {
-        replay_with::<G>(pdn, rules).map_err(|e| e.to_string())
-    }
-    let rules = pdn.rules(default)?;
-    Ok(match rules.size {
-        8 => AnyGame::Eight(on::<Eight>(pdn, rules)?),
-        12 => AnyGame::Twelve(on::<Twelve>(pdn, rules)?),
-        _ => AnyGame::Ten(on::<Ten>(pdn, rules)?),
-    })
+    replay_any(pdn, default).map_err(|(_, why)| why)
 }
 
 fn print_table(out: &mut dyn Write, pdn: &PdnGame, analysis: &Analysis, millis: u128) -> std::io::Result<()> {

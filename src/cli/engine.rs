@@ -5,8 +5,8 @@ use super::{parse_any_position, pdn_text, RulesOption, SearchOptions, UsageError
 use crate::engine::any::AnyPosition;
 use crate::engine::bot::{self, Level};
 use crate::engine::endgame::{self, Verdict as TableVerdict};
-use crate::engine::geometry::{Eight, Geometry, Ten, Twelve};
-use crate::engine::pdn::{parse_pdn, replay_with, PdnGame};
+use crate::engine::geometry::{Eight, Geometry, Ten};
+use crate::engine::pdn::{parse_pdn, PdnGame};
 use crate::engine::search::{DrawCounters, Limits};
 use crate::engine::{move_to_text, Position, Rules};
 use clap::{value_parser, Args, FromArgMatches};
@@ -130,15 +130,7 @@ impl ReplayArgs {
 /// Replays a PDN game under the rules its tags name (`default` when none),
 /// on their board: its plies, or the ply where it failed and why.
 fn replay_any(pdn: &PdnGame, default: Rules) -> Result<usize, (usize, String)> {
-    fn on<G: Geometry>(pdn: &PdnGame, rules: Rules) -> Result<usize, (usize, String)> {
-        replay_with::<G>(pdn, rules).map(|g| g.moves().len()).map_err(|e| (e.ply().unwrap_or(0), e.to_string()))
-    }
-    let rules = pdn.rules(default).map_err(|e| (0, e))?;
-    match rules.size {
-        8 => on::<Eight>(pdn, rules),
-        12 => on::<Twelve>(pdn, rules),
-        _ => on::<Ten>(pdn, rules),
-    }
+    crate::engine::pdn::replay_any(pdn, default).map(|game| game.ply_count())
 }
 
 /// `dames bestmove`.

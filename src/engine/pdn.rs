@@ -256,6 +256,23 @@ pub fn replay(pdn: &PdnGame) -> Result<Game, ReplayError> {
     replay_with(pdn, rules)
 }
 
+/// Replays `pdn` under the rules its tags name (`default` when none), on
+/// their board: the game, or the ply where it failed (0 before the first
+/// move) and why.
+pub fn replay_any(pdn: &PdnGame, default: Rules) -> Result<super::any::AnyGame, (usize, String)> {
+    use super::any::AnyGame;
+    use super::geometry::{Eight, Twelve};
+    fn on<G: Geometry>(pdn: &PdnGame, rules: Rules) -> Result<Game<G>, (usize, String)> {
+        replay_with::<G>(pdn, rules).map_err(|e| (e.ply().unwrap_or(0), e.to_string()))
+    }
+    let rules = pdn.rules(default).map_err(|e| (0, e))?;
+    Ok(match rules.size {
+        8 => AnyGame::Eight(on::<Eight>(pdn, rules)?),
+        12 => AnyGame::Twelve(on::<Twelve>(pdn, rules)?),
+        _ => AnyGame::Ten(on::<Ten>(pdn, rules)?),
+    })
+}
+
 /// Replays `pdn` under `rules` on the board of geometry `G`.
 pub fn replay_with<G: Geometry>(pdn: &PdnGame, rules: Rules) -> Result<Game<G>, ReplayError<G>> {
     if rules.size != G::SIZE {
