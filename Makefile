@@ -12,7 +12,7 @@ LINTED_ENV = RUSTC_WORKSPACE_WRAPPER="$$(rustup which clippy-driver)" \
 	CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
 LINTED_CARGO = $(LINTED_ENV) $(CARGO)
 
-.PHONY: run test test-build linted-site check release run-release cluster tools tools-browser tools-postgres tools-release site site-release server server-release bench
+.PHONY: run test test-build linted-site check release run-release cluster tools tools-toolchain tools-browser tools-postgres tools-release site site-release server server-release bench
 
 ## Serve the app (debug build) on LEPTOS_SITE_ADDR (127.0.0.1:3000), database DAMES_DB (dames.sqlite3).
 run: tools site server
@@ -32,14 +32,14 @@ test: tools-browser linted-site test-build
 ## The Rust test binaries, and with them the server binary the browser tests
 ## start, linted as they build.
 test-build: tools
-	$(LINTED_CARGO) test --features ssr --no-run
+	$(LINTED_CARGO) test --workspace --features dames/ssr --no-run
 
 ## Formatting and lints, warnings denied, for the server (with its tests)
 ## and for the browser build: clippy runs as they are built (see
 ## LINTED_CARGO), so `make test` afterwards compiles nothing again.
-check: tools
-	$(CARGO) fmt --check
-	$(LINTED_CARGO) test --features ssr --no-run
+check: tools-toolchain
+	$(CARGO) fmt --all --check
+	$(LINTED_CARGO) test --workspace --features dames/ssr --no-run
 	$(LINTED_CARGO) build --lib --target $(WASM_TARGET) --features hydrate
 
 ## The optimised server at target/release/dames, the site in target/site.
@@ -50,6 +50,10 @@ run-release: release
 
 tools:
 	./scripts/install-tools.sh
+
+## The target and the components only: `make check` bundles nothing.
+tools-toolchain:
+	./scripts/install-tools.sh --toolchain-only
 
 tools-browser:
 	./scripts/install-tools.sh --browser --postgres

@@ -6,16 +6,22 @@
 # wasm-opt); with --postgres, Debian's PostgreSQL server (for the tests and
 # `make cluster`, which start throw-away clusters of their own: the
 # package's own cluster is left stopped). Never downloads a browser build of its own.
-# With --system-only, only the system and npm packages (no Rust tool): CI
-# installs those in the background while the crate compiles.
+# With --system-only, only the system and npm packages (no Rust tool); with
+# --toolchain-only, only the target and the components (what `make check`
+# needs); with --bundler-only, only wasm-bindgen-cli and wasm-split-cli
+# (what bundling the site needs). CI installs the packages and the bundler
+# in the background while the crate compiles: the compiler leaves a core
+# idle for long stretches (the last crates build one at a time).
 # Flags may be combined.
 set -euo pipefail
 WASM_BINDGEN_VERSION=0.2.129
 WASM_SPLIT_VERSION=0.2.4
-browser=0 release=0 postgres=0 rust=1
+browser=0 release=0 postgres=0 toolchain=1 bundler=1
 for flag in "$@"; do
   case "$flag" in
-    --system-only) rust=0 ;;
+    --system-only) toolchain=0 bundler=0 ;;
+    --toolchain-only) bundler=0 ;;
+    --bundler-only) toolchain=0 ;;
     --browser) browser=1 ;;
     --release) release=1 ;;
     --postgres) postgres=1 ;;
@@ -23,7 +29,7 @@ for flag in "$@"; do
   esac
 done
 
-if [ "$rust" = 1 ]; then
+if [ "$toolchain" = 1 ]; then
   if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
     rustup target add wasm32-unknown-unknown
   fi
@@ -34,7 +40,9 @@ if [ "$rust" = 1 ]; then
       rustup component add "$component"
     fi
   done
+fi
 
+if [ "$bundler" = 1 ]; then
   if [ "$(wasm-bindgen --version 2>/dev/null | cut -d' ' -f2)" != "$WASM_BINDGEN_VERSION" ]; then
     cargo install --locked wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
   fi

@@ -9,8 +9,8 @@ log=$(mktemp)
 passed=0
 failed=0
 
-echo "== Rust tests (cargo test --no-fail-fast --features ssr)"
-cargo test --no-fail-fast --features ssr 2>&1 | tee "$log"
+echo "== Rust tests (cargo test --workspace --no-fail-fast --features dames/ssr)"
+cargo test --workspace --no-fail-fast --features dames/ssr 2>&1 | tee "$log"
 rust_status=${PIPESTATUS[0]}
 while read -r p f; do
   passed=$((passed + p))

@@ -1,6 +1,7 @@
 //! Dames: international draughts against the computer.
 //!
-//! - [`engine`]: the rules and the bot, pure Rust, for the server and wasm32;
+//! - [`engine`]: the rules and the bot, pure Rust, for the server and wasm32
+//!   (the crate `dames-engine`, in `src/engine/`);
 //! - [`protocol`]: what crosses the wire (views, typed errors), used by both
 //!   sides;
 //! - [`app`]: the pages, rendered on the server and hydrated in the browser;
@@ -15,7 +16,7 @@
 //!   engine or another in its own process (`dames match`, `dames selfplay`).
 
 pub mod app;
-pub mod engine;
+pub use dames_engine as engine;
 pub mod protocol;
 
 #[cfg(feature = "ssr")]

@@ -657,7 +657,7 @@ fn line_texts<G: Geometry>(start: &Position<G>, line: &[super::Move<G>]) -> Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::any::AnyPosition;
+    use crate::any::AnyPosition;
 
     /// Small enough for a debug build, large enough to see a two-move shot.
     const BUDGET: NodeBudget = NodeBudget(20_000);

@@ -251,7 +251,7 @@ impl Direction {
 mod tests {
     use super::*;
 
-    use crate::engine::geometry::{Eight, Twelve};
+    use crate::geometry::{Eight, Twelve};
 
     fn sq(n: u8) -> Square {
         Square::new(n).unwrap()

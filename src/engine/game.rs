@@ -440,8 +440,8 @@ mod tests {
         assert!(matches!(game.play_text("17-11"), Err(GameError::Finished(_))));
     }
 
-    use crate::engine::geometry::Eight;
-    use crate::engine::Rules;
+    use crate::geometry::Eight;
+    use crate::Rules;
 
     /// A position of the daily challenge's rules (no repetition rule, the
     /// 150-move limit).

@@ -421,7 +421,7 @@ mod tests {
 
     #[test]
     fn the_game_type_says_the_rules_both_ways() {
-        use crate::engine::geometry::Eight;
+        use crate::geometry::Eight;
         let mut game = Game::new(Position::<Eight>::initial(Rules::ENGLISH).unwrap());
         game.play_text("11-15").unwrap();
         game.play_text("22-18").unwrap();

@@ -1121,7 +1121,7 @@ mod tests {
 
     #[test]
     fn move_limit_counters() {
-        let daily = Game::new(Position::<Ten>::initial(crate::engine::Rules::DAILY).unwrap());
+        let daily = Game::new(Position::<Ten>::initial(crate::Rules::DAILY).unwrap());
         assert_eq!(DrawCounters::of(&daily).plies_to_move_limit, 302);
         assert_eq!(DrawCounters::of(&Game::default()).plies_to_move_limit, u32::MAX, "no limit in the preset");
     }

@@ -113,7 +113,7 @@ impl<G: Geometry> fmt::Display for Square<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::geometry::{Eight, Twelve};
+    use crate::geometry::{Eight, Twelve};
 
     #[test]
     fn numbering_matches_the_fmjd_board() {

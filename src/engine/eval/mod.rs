@@ -256,9 +256,9 @@ mod tests {
 
     #[test]
     fn every_board_starts_balanced() {
-        use crate::engine::any::AnyPosition;
+        use crate::any::AnyPosition;
         for spec in ["english", "russian", "brazilian", "international,size=12"] {
-            match AnyPosition::initial(crate::engine::Rules::parse(spec).unwrap()).unwrap() {
+            match AnyPosition::initial(crate::Rules::parse(spec).unwrap()).unwrap() {
                 AnyPosition::Eight(p) => assert_eq!(evaluate(&p, 0), 0, "{spec}"),
                 AnyPosition::Ten(p) => assert_eq!(evaluate(&p, 0), 0, "{spec}"),
                 AnyPosition::Twelve(p) => assert_eq!(evaluate(&p, 0), 0, "{spec}"),

@@ -16,9 +16,9 @@
 //! changes as the board empties.
 
 use super::{Terms, TERMS};
-use crate::engine::geometry::{Geometry, Word};
-use crate::engine::rules::{PackedRules, Rules};
-use crate::engine::{Color, Position};
+use crate::geometry::{Geometry, Word};
+use crate::rules::{PackedRules, Rules};
+use crate::{Color, Position};
 use std::borrow::Cow;
 
 /// Regions on the board, in pairs sharing a table.
@@ -295,7 +295,7 @@ const fn base3_table(reversed: bool) -> [u16; 16] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Position;
+    use crate::Position;
 
     /// The regions read square by square, as the first version did: what
     /// the blocks must give.

@@ -1,9 +1,10 @@
 //! The rules of draughts, international (FMJD), English, Russian, Brazilian
 //! and any custom mix, on boards of 8, 10 and 12, and the computer opponent.
 //!
-//! This module is the only place that knows the rules. It uses no web crate,
-//! no clock, no threads and no I/O, so the server and the browser (wasm32)
-//! run the very same code.
+//! This crate is the only place that knows the rules. It uses no web crate,
+//! no clock and no I/O (threads only in native builds, to check a recorded
+//! game's computer moves side by side), so the server and the browser
+//! (wasm32) run the very same code.
 
 pub mod analysis;
 pub mod any;
