@@ -54,6 +54,9 @@ export default defineConfig({
       DAMES_DB: dbFile,
       RUST_LOG: 'warn',
       DAMES_TEST_HOOKS: '1',
+      // Analyses at a small budget: the tests check the page, not the
+      // engine's judgement (the Rust tests do, at the default budget).
+      DAMES_ANALYSIS_NODES: '20000',
     },
   },
 });

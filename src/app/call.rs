@@ -184,3 +184,17 @@ pub fn LinkMessages(link: GameLink) -> impl IntoView {
         {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
     }
 }
+
+/// Waits `ms` milliseconds in the browser (a poll's pause); on the server,
+/// where nothing polls, at once.
+pub async fn pause_ms(ms: u32) {
+    #[cfg(feature = "hydrate")]
+    if let Some(window) = web_sys::window() {
+        let timer = js_sys::Promise::new(&mut |resolve, _| {
+            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms as i32);
+        });
+        let _ = wasm_bindgen_futures::JsFuture::from(timer).await;
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = ms;
+}

@@ -102,6 +102,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/regles") view=pages::rules::RulesPage/>
                     <Route path=path!("/classement") view=pages::leaderboard::LeaderboardPage ssr=SsrMode::Async/>
                     <Route path=path!("/partie/:id") view=pages::replay::ReplayPage ssr=SsrMode::Async/>
+                    <Route path=path!("/analyse/:id") view=pages::analysis::AnalysisPage ssr=SsrMode::Async/>
                     <Route path=path!("/reglages") view=pages::settings::SettingsPage/>
                 </Routes>
             </main>

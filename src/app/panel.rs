@@ -45,11 +45,13 @@ pub fn Facts(
     }
 }
 
-/// Resign while playing, play again once over, a new game at any time, and
-/// the square numbers toggle.
+/// Resign while playing, play again or analyse the game once over, a new
+/// game at any time, and the square numbers toggle.
 #[component]
 pub fn GameButtons(
     over: Signal<bool>,
+    /// The game's id, for the link to its analysis.
+    game_id: Signal<String>,
     #[prop(into)] busy: Signal<bool>,
     can_resign: Signal<bool>,
     on_restart: Callback<()>,
@@ -71,6 +73,7 @@ pub fn GameButtons(
                 }
             >
                 <button type="button" class="primary" on:click=move |_| on_restart.run(()) disabled=move || busy.get()>"Rejouer"</button>
+                <a class="button" href=move || format!("/analyse/{}", game_id.get())>"Analyser la partie"</a>
             </Show>
             <Show when=move || !over.get()>
                 <button type="button" on:click=move |_| on_restart.run(()) disabled=move || busy.get()>"Nouvelle partie"</button>

@@ -257,6 +257,7 @@ pub fn GameScreen(initial: GameView, preferences: Preferences) -> impl IntoView 
                     <GameFacts signals seat clock=Signal::derive(move || clock_text(state.with(|v| v.active_ms) + think_ms.get()))/>
                     <GameButtons
                         over=over
+                        game_id=Signal::derive(move || state.with(|v| v.id.clone()))
                         busy=pending
                         can_resign=can_resign
                         on_restart=restart

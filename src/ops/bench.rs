@@ -1,13 +1,14 @@
 //! `dames bench-server`: the server-side figures quoted in the README — the
 //! leaderboard page of a day with 100,000 scores, rendered through the real
-//! router, and the replay-verification of a long game.
+//! router, the replay-verification of a long game, and the analysis of a
+//! 100-ply game asked for through the router, then seen again.
 
 use crate::engine::bot::{self, Level};
 use crate::engine::Game;
 use crate::protocol::GameKind;
 use crate::server::db::sqlite::SqliteDb;
 use crate::server::db::Db;
-use crate::server::games::GameRecord;
+use crate::server::games::{GameRecord, Played};
 use crate::server::{players, router, scores, today_utc, Site};
 use axum::body::Body;
 use axum::http::Request;
@@ -146,10 +147,88 @@ pub async fn run(out: &mut dyn Write) -> Result<(), Box<dyn std::error::Error>> 
         percentile(&mut verified, 0.5),
         percentile(&mut one_thread, 0.5)
     )?;
+    analysis(out, &app, &db, &record).await?;
     drop(app);
     drop(db);
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
     }
+    Ok(())
+}
+
+/// Plies of the game whose analysis is timed.
+const ANALYSED_PLIES: usize = 100;
+
+/// The first 100 plies of `long`, resigned, analysed as a player asks for
+/// it: the time to the first progress the page would show, to the end, and
+/// a second visit's answer (the stored analysis) and page.
+async fn analysis(
+    out: &mut dyn Write,
+    app: &axum::Router,
+    db: &Db,
+    long: &GameRecord,
+) -> Result<(), Box<dyn std::error::Error>> {
+    use crate::engine::{Color, Outcome, WinReason};
+    use crate::protocol::AnalysisState;
+    let record = GameRecord {
+        id: "bench-analysis".into(),
+        kind: GameKind::Free,
+        moves: long.moves[..ANALYSED_PLIES].to_vec(),
+        outcome: Some(Outcome::Win { winner: Color::Black, reason: WinReason::Resignation }),
+        ..long.clone()
+    };
+    let added = record.moves.iter().map(|m| (m.clone(), None)).collect();
+    db.insert_game(&Played { record, added, expected_plies: 0, expected_outcome: None, expected_revision: 0 }).await?;
+    let cookie = format!("{}={}", players::COOKIE, player_id(0));
+    let ask = |endpoint: &str| {
+        Request::post(format!("/api/{endpoint}"))
+            .header("cookie", cookie.clone())
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(Body::from("game_id=bench-analysis"))
+    };
+    let state = |bytes: &[u8]| serde_json::from_slice::<AnalysisState>(bytes);
+    let started = Instant::now();
+    let response = app.clone().oneshot(ask("analyse/demander")?).await?;
+    let mut current = state(&axum::body::to_bytes(response.into_body(), usize::MAX).await?)?;
+    let mut first_progress = None;
+    while !matches!(current, AnalysisState::Done(_)) {
+        match current {
+            AnalysisState::Running { done, .. } if done > 0 && first_progress.is_none() => {
+                first_progress = Some(started.elapsed().as_secs_f64())
+            }
+            AnalysisState::NotStarted => return Err("the analysis stopped".into()),
+            _ => {}
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        let response = app.clone().oneshot(ask("analyse/etat")?).await?;
+        current = state(&axum::body::to_bytes(response.into_body(), usize::MAX).await?)?;
+    }
+    let whole = started.elapsed().as_secs_f64();
+    let AnalysisState::Done(analysis) = current else { unreachable!("the loop ends on Done") };
+    let positions = analysis.plies.len() + 1;
+    let (mut answers, mut pages) = (Vec::new(), Vec::new());
+    for _ in 0..50 {
+        let t = Instant::now();
+        let response = app.clone().oneshot(ask("analyse/etat")?).await?;
+        let body = axum::body::to_bytes(response.into_body(), usize::MAX).await?;
+        answers.push(t.elapsed().as_secs_f64() * 1000.0);
+        assert!(matches!(state(&body)?, AnalysisState::Done(_)), "stored");
+        let request = Request::get("/analyse/bench-analysis").header("cookie", cookie.clone()).body(Body::empty())?;
+        let t = Instant::now();
+        let response = app.clone().oneshot(request).await?;
+        let body = axum::body::to_bytes(response.into_body(), usize::MAX).await?;
+        pages.push(t.elapsed().as_secs_f64() * 1000.0);
+        assert!(String::from_utf8_lossy(&body).contains("data-testid=\"graphe\""), "the graph drawn");
+    }
+    writeln!(
+        out,
+        "analysis of a {ANALYSED_PLIES}-ply game ({positions} positions, {} nodes each): first progress after {:.2} s, \
+         done after {whole:.1} s ({:.0} ms a position); seen again: the stored analysis p50 {:.2} ms, its page p50 {:.2} ms",
+        analysis.budget.get(),
+        first_progress.unwrap_or(whole),
+        whole * 1000.0 / positions as f64,
+        percentile(&mut answers, 0.5),
+        percentile(&mut pages, 0.5),
+    )?;
     Ok(())
 }

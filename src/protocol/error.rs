@@ -15,6 +15,9 @@ pub enum AppError {
     NotYourTurn,
     /// The game is over: it takes no more moves.
     GameOver,
+    /// The game is not over: it cannot be analysed yet (an analysis of a
+    /// game in progress would be the engine playing for the player).
+    GameNotOver,
     /// The game was started against an earlier version of the computer,
     /// which can no longer answer it.
     ComputerChanged,
@@ -54,7 +57,11 @@ impl AppError {
             AppError::BadRequest(_) => 400,
             AppError::NotYourGame | AppError::HiddenUntilTomorrow => 403,
             AppError::GameNotFound => 404,
-            AppError::NotYourTurn | AppError::GameOver | AppError::ComputerChanged | AppError::Conflict => 409,
+            AppError::NotYourTurn
+            | AppError::GameOver
+            | AppError::GameNotOver
+            | AppError::ComputerChanged
+            | AppError::Conflict => 409,
             AppError::IllegalMove(_) | AppError::BadPseudonym(_) => 422,
             AppError::RateLimited { .. } => 429,
             AppError::Internal => 500,
@@ -82,6 +89,9 @@ impl fmt::Display for AppError {
             AppError::IllegalMove(why) => write!(f, "Coup refusé : {why}"),
             AppError::NotYourTurn => f.write_str("Ce n'est pas à vous de jouer."),
             AppError::GameOver => f.write_str("La partie est terminée."),
+            AppError::GameNotOver => {
+                f.write_str("La partie n'est pas terminée : elle pourra être analysée une fois finie.")
+            }
             AppError::ComputerChanged => f.write_str(
                 "L'ordinateur a été mis à jour depuis le début de cette partie : elle ne peut plus continuer. \
                  Rechargez la page pour en commencer une nouvelle.",

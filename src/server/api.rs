@@ -375,17 +375,17 @@ pub async fn leaderboard(
     Ok(LeaderboardView { board, is_today, previous_day, next_day, top, mine })
 }
 
-/// A game for the replay page. Finished games are public (they prove a
-/// score), except today's daily games, which only their player sees until
-/// the day is over: the computer answers the same moves the same way, so
-/// a winning line shown today could be copied today. A game in progress is
-/// shown to its player only.
-pub async fn replay(ctx: &RequestContext, game_id: String) -> ServerResult<GameView> {
+/// A game as the replay and analysis pages may show it. Finished games
+/// are public (they prove a score), except today's daily games, which only
+/// their player sees until the day is over: the computer answers the same
+/// moves the same way, so a winning line shown today could be copied
+/// today. A game in progress is shown to its player only.
+pub async fn visible_game(ctx: &RequestContext, game_id: &str) -> ServerResult<GameRecord> {
     if game_id.len() > 64 {
         return Err(AppError::GameNotFound.into());
     }
     let today = today_utc();
-    let record = ctx.db.load_game(&game_id).await?.ok_or(AppError::GameNotFound)?;
+    let record = ctx.db.load_game(game_id).await?.ok_or(AppError::GameNotFound)?;
     if record.player_id != ctx.player {
         if record.outcome.is_none() {
             return Err(AppError::NotYourGame.into());
@@ -394,6 +394,12 @@ pub async fn replay(ctx: &RequestContext, game_id: String) -> ServerResult<GameV
             return Err(AppError::HiddenUntilTomorrow.into());
         }
     }
+    Ok(record)
+}
+
+/// A game for the replay page (see [`visible_game`]).
+pub async fn replay(ctx: &RequestContext, game_id: String) -> ServerResult<GameView> {
+    let record = visible_game(ctx, &game_id).await?;
     let mut view = full_view(&ctx.db, &record).await?;
     view.needs_pseudonym = false;
     Ok(view)

@@ -3,6 +3,7 @@
 //! nothing. (Inside the crate, so that the server functions are registered
 //! in the test binary.)
 
+use super::analyses::AnalysisBudget;
 use super::db::sqlite::SqliteDb;
 use super::db::Db;
 use super::games::{self, NewGame};
@@ -10,8 +11,9 @@ use super::limits::{LimitsConfig, RateLimits};
 use super::proxy::TrustedProxies;
 use super::{router, Site};
 use crate::app::panel::percent_encode;
+use crate::engine::analysis::NodeBudget;
 use crate::engine::{Color, DrawReason, Outcome, Rules};
-use crate::protocol::{AppError, GameKind, GameSetup, GameView};
+use crate::protocol::{AnalysisState, AppError, GameKind, GameSetup, GameView};
 use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::http::{header, HeaderMap, Request, StatusCode};
@@ -62,6 +64,11 @@ impl Answer {
         assert_eq!(self.status, StatusCode::OK, "{}", self.body);
         serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not a GameView ({e}): {}", self.body))
     }
+
+    fn analysis(&self) -> AnalysisState {
+        assert_eq!(self.status, StatusCode::OK, "{}", self.body);
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not an AnalysisState ({e}): {}", self.body))
+    }
 }
 
 /// Who sends a request: a player's cookie (or none), the connection's
@@ -89,6 +96,9 @@ impl TestSite {
             db: db.clone(),
             limits: RateLimits::new(limits),
             trusted_proxies: TrustedProxies::parse(trusted).unwrap(),
+            // A small budget: the analyses here check what is stored and
+            // when, not how well the engine judges.
+            analysis_budget: AnalysisBudget(NodeBudget::new(5_000).unwrap()),
         };
         let options = LeptosOptions::builder().output_name("dames").site_root("target/site").build();
         TestSite { app: router(options, site), sqlite, db }
@@ -616,5 +626,118 @@ fn liveness_readiness_and_metrics_answer() {
         ] {
             assert!(metrics.body.contains(expected), "{expected} missing from\n{}", metrics.body);
         }
+    });
+}
+
+/// A game of Alice's, three moves, then resigned: finished.
+async fn finished_game(site: &TestSite, alice: &Sender) -> GameView {
+    let game = site.new_game(alice).await;
+    let mut view = game.clone();
+    for _ in 0..3 {
+        let (mv, at) = (some_move(&view), ply(&view));
+        view = site
+            .post("partie/jouer", &[("game_id", &game.id), ("ply", &at), ("mv", &mv), ("think_ms", "1")], alice)
+            .await
+            .game();
+    }
+    site.post("partie/abandonner", &[("game_id", &game.id)], alice).await.game()
+}
+
+/// Asks how the analysis goes until it is done (a few seconds at most).
+async fn analysis_done(site: &TestSite, game_id: &str, from: &Sender) -> crate::engine::analysis::Analysis {
+    for _ in 0..600 {
+        match site.post("analyse/etat", &[("game_id", game_id)], from).await.analysis() {
+            AnalysisState::Done(analysis) => return *analysis,
+            AnalysisState::Running { done, total } => assert!(done <= total),
+            AnalysisState::NotStarted => panic!("the analysis stopped"),
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("the analysis never finished")
+}
+
+#[test]
+fn a_finished_games_analysis_is_searched_once_stored_and_read_back() {
+    on_runtime(async {
+        // Alice asks seven times here: more than a person's burst.
+        let site = TestSite::new(LimitsConfig { analyses_per_player: 100, ..LimitsConfig::default() }, "").await;
+        let (alice, bob) = (player(ALICE), player(BOB));
+        let playing = site.new_game(&alice).await;
+        let early = site.post("analyse/demander", &[("game_id", &playing.id)], &alice).await;
+        assert_eq!((early.status, early.error()), (StatusCode::CONFLICT, AppError::GameNotOver));
+        let missing = site.post("analyse/demander", &[("game_id", "nope")], &alice).await;
+        assert_eq!((missing.status, missing.error()), (StatusCode::NOT_FOUND, AppError::GameNotFound));
+        let too_long = "x".repeat(65);
+        assert_eq!(
+            site.post("analyse/demander", &[("game_id", &too_long)], &alice).await.status,
+            StatusCode::NOT_FOUND
+        );
+        let hidden = site.post("analyse/etat", &[("game_id", &playing.id)], &bob).await;
+        assert_eq!((hidden.status, hidden.error()), (StatusCode::FORBIDDEN, AppError::NotYourGame));
+        let page = site.get(&format!("/analyse/{}", playing.id), &alice).await;
+        assert!(page.body.contains("pas terminée"), "{}", page.body);
+        assert_eq!(
+            site.sqlite
+                .run_blocking(|c| c.query_row("SELECT count(*) FROM analyses", [], |r| r.get::<_, i64>(0)))
+                .unwrap(),
+            0
+        );
+
+        let game = finished_game(&site, &alice).await;
+        let page = site.get(&format!("/analyse/{}", game.id), &alice).await;
+        assert_eq!(page.status, StatusCode::OK);
+        assert!(page.body.contains("Analyser la partie"), "the button, nothing searched by a view");
+        assert_eq!(
+            site.post("analyse/etat", &[("game_id", &game.id)], &bob).await.analysis(),
+            AnalysisState::NotStarted
+        );
+
+        // Four requests at once, from the player and from another (a
+        // finished free game is public): one run claims it, the others
+        // follow it.
+        let form = [("game_id", game.id.as_str())];
+        let ask = |from| site.post("analyse/demander", &form, from);
+        let (a, b, c, d) = tokio::join!(ask(&alice), ask(&bob), ask(&alice), ask(&bob));
+        for answer in [a, b, c, d] {
+            assert!(matches!(answer.analysis(), AnalysisState::Running { .. } | AnalysisState::Done(_)));
+        }
+        let analysis = analysis_done(&site, &game.id, &bob).await;
+        assert_eq!(analysis.plies.len(), game.moves.len());
+        let rows = |site: &TestSite| {
+            site.sqlite.run_blocking(|c| {
+                c.query_row("SELECT count(*), max(updated_at), max(run_id) FROM analyses", [], |r| {
+                    Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, String>(2)?))
+                })
+            })
+        };
+        let stored = rows(&site).unwrap();
+        assert_eq!(stored.0, 1, "stored once");
+
+        // Asked again: the stored analysis at once, nothing searched or
+        // written again.
+        assert_eq!(ask(&alice).await.analysis(), AnalysisState::Done(Box::new(analysis.clone())));
+        assert_eq!(rows(&site).unwrap(), stored);
+        let page = site.get(&format!("/analyse/{}", game.id), &bob).await;
+        assert!(page.body.contains("data-testid=\"graphe\""), "the graph is drawn by the server");
+        assert!(page.body.contains("Bilan"));
+    });
+}
+
+#[test]
+fn analyses_asked_for_too_often_get_429() {
+    on_runtime(async {
+        let limits = LimitsConfig { analyses_per_player: 2, ..LimitsConfig::default() };
+        let site = TestSite::new(limits, "").await;
+        let alice = player(ALICE);
+        let game = finished_game(&site, &alice).await;
+        let first = site.post("analyse/demander", &[("game_id", &game.id)], &alice).await;
+        assert_eq!(first.status, StatusCode::OK, "{}", first.body);
+        let refused = site.post("analyse/demander", &[("game_id", &game.id)], &alice).await;
+        assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS, "{}", refused.body);
+        let retry: u64 = refused.headers[header::RETRY_AFTER].to_str().unwrap().parse().unwrap();
+        assert!((1..=30).contains(&retry), "two a minute: one every thirty seconds, not {retry}");
+        // Watching it run is not asking again.
+        assert_eq!(site.post("analyse/etat", &[("game_id", &game.id)], &alice).await.status, StatusCode::OK);
+        analysis_done(&site, &game.id, &alice).await;
     });
 }

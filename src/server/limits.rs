@@ -1,8 +1,9 @@
-//! Limits on what costs the server work: rate limits on creating games and
-//! playing moves (each move runs the bot), per player and per address (with
-//! the `governor` crate's token buckets), and a cap on how many searches run
-//! at once, so that a burst of `fort` games queues instead of exhausting
-//! memory and cores.
+//! Limits on what costs the server work: rate limits on creating games,
+//! playing moves (each move runs the bot) and asking for analyses, per
+//! player and per address (with the `governor` crate's token buckets), a
+//! cap on how many searches run at once, so that a burst of `fort` games
+//! queues instead of exhausting memory and cores, and a smaller one on how
+//! many analyses run at once, so that moves always find a search slot.
 
 use super::error::{ServerError, ServerResult};
 use crate::protocol::AppError;
@@ -28,11 +29,23 @@ pub struct LimitsConfig {
     pub games_per_player: u32,
     /// `DAMES_LIMIT_GAMES_PER_MINUTE_PER_ADDRESS`.
     pub games_per_address: u32,
+    /// `DAMES_LIMIT_ANALYSES_PER_MINUTE`: a player asks for the analysis
+    /// of the game just finished, or of a few more.
+    pub analyses_per_player: u32,
+    /// `DAMES_LIMIT_ANALYSES_PER_MINUTE_PER_ADDRESS`.
+    pub analyses_per_address: u32,
 }
 
 impl Default for LimitsConfig {
     fn default() -> LimitsConfig {
-        LimitsConfig { moves_per_player: 300, moves_per_address: 1200, games_per_player: 20, games_per_address: 120 }
+        LimitsConfig {
+            moves_per_player: 300,
+            moves_per_address: 1200,
+            games_per_player: 20,
+            games_per_address: 120,
+            analyses_per_player: 10,
+            analyses_per_address: 60,
+        }
     }
 }
 
@@ -45,6 +58,8 @@ impl LimitsConfig {
             ("DAMES_LIMIT_MOVES_PER_MINUTE_PER_ADDRESS", &mut config.moves_per_address),
             ("DAMES_LIMIT_GAMES_PER_MINUTE", &mut config.games_per_player),
             ("DAMES_LIMIT_GAMES_PER_MINUTE_PER_ADDRESS", &mut config.games_per_address),
+            ("DAMES_LIMIT_ANALYSES_PER_MINUTE", &mut config.analyses_per_player),
+            ("DAMES_LIMIT_ANALYSES_PER_MINUTE_PER_ADDRESS", &mut config.analyses_per_address),
         ] {
             if let Ok(text) = std::env::var(name) {
                 *field = match text.trim().parse::<u32>() {
@@ -69,10 +84,16 @@ fn quota(per_minute: u32, burst_divisor: u32) -> Quota {
 pub struct RateLimits {
     /// Searches (bot replies, verifications) running at once: one per core.
     pub searches: Arc<Semaphore>,
+    /// Analyses running at once: half the cores (at least one). Each
+    /// searches one position at a time in a search slot, so the other
+    /// slots are always left to moves.
+    pub analyses: Arc<Semaphore>,
     games_by_player: Arc<DefaultKeyedRateLimiter<String>>,
     games_by_address: Arc<DefaultKeyedRateLimiter<IpAddr>>,
     moves_by_player: Arc<DefaultKeyedRateLimiter<String>>,
     moves_by_address: Arc<DefaultKeyedRateLimiter<IpAddr>>,
+    analyses_by_player: Arc<DefaultKeyedRateLimiter<String>>,
+    analyses_by_address: Arc<DefaultKeyedRateLimiter<IpAddr>>,
 }
 
 impl Default for RateLimits {
@@ -86,10 +107,13 @@ impl RateLimits {
         let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
         RateLimits {
             searches: Arc::new(Semaphore::new(cores)),
+            analyses: Arc::new(Semaphore::new((cores / 2).max(1))),
             games_by_player: Arc::new(RateLimiter::keyed(quota(config.games_per_player, 2))),
             games_by_address: Arc::new(RateLimiter::keyed(quota(config.games_per_address, 3))),
             moves_by_player: Arc::new(RateLimiter::keyed(quota(config.moves_per_player, 5))),
             moves_by_address: Arc::new(RateLimiter::keyed(quota(config.moves_per_address, 6))),
+            analyses_by_player: Arc::new(RateLimiter::keyed(quota(config.analyses_per_player, 2))),
+            analyses_by_address: Arc::new(RateLimiter::keyed(quota(config.analyses_per_address, 3))),
         }
     }
 }
@@ -101,6 +125,10 @@ impl RateLimits {
 
     pub fn check_move(&self, player: &str, address: Option<IpAddr>) -> Result<(), AppError> {
         check(&self.moves_by_player, &self.moves_by_address, player, address)
+    }
+
+    pub fn check_analysis(&self, player: &str, address: Option<IpAddr>) -> Result<(), AppError> {
+        check(&self.analyses_by_player, &self.analyses_by_address, player, address)
     }
 
     /// Search slots for work that can spread over several cores: one,
@@ -122,6 +150,8 @@ impl RateLimits {
         self.games_by_address.retain_recent();
         self.moves_by_player.retain_recent();
         self.moves_by_address.retain_recent();
+        self.analyses_by_player.retain_recent();
+        self.analyses_by_address.retain_recent();
     }
 }
 

@@ -3,6 +3,7 @@
 //! and the wire types; it names the app only here, where the router mounts
 //! it.
 
+pub mod analyses;
 pub mod api;
 pub mod days;
 pub mod db;
@@ -18,6 +19,7 @@ pub mod scores;
 pub mod statuses;
 
 use crate::app::{shell, App};
+use analyses::AnalysisBudget;
 use axum::body::Body;
 use axum::http::{header, HeaderValue, Request, Response, StatusCode};
 use axum::routing::{get, post};
@@ -53,6 +55,8 @@ pub struct Config {
     pub trusted_proxies: TrustedProxies,
     /// `DAMES_LIMIT_*`: requests per minute.
     pub limits: LimitsConfig,
+    /// `DAMES_ANALYSIS_NODES`: nodes searched per position of an analysis.
+    pub analysis_budget: AnalysisBudget,
 }
 
 impl Config {
@@ -65,7 +69,8 @@ impl Config {
         let trusted_proxies = TrustedProxies::parse(&std::env::var("DAMES_TRUSTED_PROXIES").unwrap_or_default())
             .map_err(|e| format!("DAMES_TRUSTED_PROXIES: {e}"))?;
         let limits = LimitsConfig::from_env()?;
-        Ok(Config { addr, site_root, db, trusted_proxies, limits })
+        let analysis_budget = AnalysisBudget::from_env()?;
+        Ok(Config { addr, site_root, db, trusted_proxies, limits, analysis_budget })
     }
 
     /// The Leptos options. The bundle lives in a folder named by its
@@ -97,23 +102,35 @@ pub struct Site {
     pub db: Db,
     pub limits: RateLimits,
     pub trusted_proxies: TrustedProxies,
+    pub analysis_budget: AnalysisBudget,
 }
 
 impl Site {
     pub fn new(db: Db, config: &Config) -> Site {
-        Site { db, limits: RateLimits::new(config.limits), trusted_proxies: config.trusted_proxies.clone() }
+        Site {
+            db,
+            limits: RateLimits::new(config.limits),
+            trusted_proxies: config.trusted_proxies.clone(),
+            analysis_budget: config.analysis_budget,
+        }
     }
 
-    /// Default limits, no trusted proxy (benchmarks and tests).
+    /// Default limits, no trusted proxy, the default analysis budget
+    /// (benchmarks and tests).
     pub fn with_defaults(db: Db) -> Site {
-        Site { db, limits: RateLimits::default(), trusted_proxies: TrustedProxies::default() }
+        Site {
+            db,
+            limits: RateLimits::default(),
+            trusted_proxies: TrustedProxies::default(),
+            analysis_budget: AnalysisBudget(crate::engine::analysis::NodeBudget::DEFAULT),
+        }
     }
 }
 
 /// The whole site: pages, server functions, the bundle, `/sante` (alive),
 /// `/pret` (ready) and `/metrics`.
 pub fn router(options: LeptosOptions, site: Site) -> Router {
-    let Site { db, limits, trusted_proxies } = site;
+    let Site { db, limits, trusted_proxies, analysis_budget } = site;
     observe::recorder();
     let routes = generate_route_list(App);
     // Every build's folder (`pkg/<hash>/`) under one route.
@@ -154,6 +171,7 @@ pub fn router(options: LeptosOptions, site: Site) -> Router {
             move || {
                 provide_context(context_db.clone());
                 provide_context(limits.clone());
+                provide_context(analysis_budget);
             },
             {
                 let options = options.clone();

@@ -1,5 +1,6 @@
 //! One file per page.
 
+pub mod analysis;
 pub mod daily;
 pub mod electronic;
 pub mod free;

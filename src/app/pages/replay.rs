@@ -88,6 +88,9 @@ fn Replay(game: GameView, preferences: Preferences) -> impl IntoView {
                 <div class="panel">
                     <p class="status over">{result}</p>
                     <p>{started_line}</p>
+                    {game.outcome.is_some().then(|| view! {
+                        <p><a class="button" href=format!("/analyse/{}", game.id)>"Analyser la partie"</a></p>
+                    })}
                     {score.map(|s| view! { <p data-testid="score">{s}</p> })}
                     <p aria-live="polite" data-testid="coup-affiche">
                         {move || match ply.get() {
@@ -96,10 +99,10 @@ fn Replay(game: GameView, preferences: Preferences) -> impl IntoView {
                         }}
                     </p>
                     <div class="buttons" role="group" aria-label="Parcourir la partie">
-                        <button type="button" on:click=move |_| ply.set(0) aria-label="Début">"⏮"</button>
+                        <button type="button" on:click=move |_| ply.set(0) aria-label="Début">"|◀"</button>
                         <button type="button" on:click=move |_| step(-1) aria-label="Coup précédent">"◀"</button>
                         <button type="button" on:click=move |_| step(1) aria-label="Coup suivant">"▶"</button>
-                        <button type="button" on:click=move |_| ply.set(last) aria-label="Fin">"⏭"</button>
+                        <button type="button" on:click=move |_| ply.set(last) aria-label="Fin">"▶|"</button>
                     </div>
                     <h2>"Coups"</h2>
                     <ol class="moves replay-moves">

@@ -5,6 +5,7 @@
 //! each engine lives in its own module, and the storage tests run the same
 //! suite against both.
 
+pub mod analyses;
 pub mod postgres;
 pub mod sqlite;
 #[cfg(test)]
@@ -17,6 +18,8 @@ use crate::protocol::{GameKind, ScoreLine};
 use std::future::Future;
 use std::path::PathBuf;
 use std::time::Instant;
+
+pub use analyses::{AnalysisClaim, AnalysisKey, StoredAnalysis};
 
 /// Where the data lives, as `DAMES_DB` says.
 #[derive(Clone, PartialEq, Eq)]

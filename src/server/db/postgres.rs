@@ -5,7 +5,7 @@
 //! or ends a game is a conditional update on the row read, so a ply is
 //! accepted once whichever server receives it.
 
-use super::StoredScore;
+use super::{AnalysisClaim, AnalysisKey, StoredAnalysis, StoredScore};
 use crate::engine::bot;
 use crate::protocol::{AppError, GameKind, ScoreLine};
 use crate::server::error::{ServerError, ServerResult};
@@ -18,8 +18,10 @@ use std::time::Duration;
 use tokio_postgres::{NoTls, Row};
 
 /// The schema, in order; `schema_migrations` records which are applied.
-pub const MIGRATIONS: &[(&str, &str)] =
-    &[("0001_schema.sql", include_str!("../../../migrations/postgres/0001_schema.sql"))];
+pub const MIGRATIONS: &[(&str, &str)] = &[
+    ("0001_schema.sql", include_str!("../../../migrations/postgres/0001_schema.sql")),
+    ("0002_analyses.sql", include_str!("../../../migrations/postgres/0002_analyses.sql")),
+];
 
 /// The advisory lock migrations run under ("dames" in ASCII): servers
 /// starting together wait for the first one, then find nothing to do.
@@ -480,6 +482,87 @@ async fn insert_moves(
         client.execute(&statement, &[&game_id, &((first_ply + i) as i64), mv, &think.map(|t| t as i64)]).await?;
     }
     Ok(())
+}
+
+pub async fn load_analysis(db: &PgDb, key: &AnalysisKey) -> ServerResult<Option<StoredAnalysis>> {
+    let row = db
+        .pool
+        .get()
+        .await?
+        .query_opt(
+            "SELECT done, total, result, updated_at FROM analyses WHERE game_id = $1 AND version = $2",
+            &[&key.game_id, &key.version],
+        )
+        .await?;
+    Ok(row.map(|r| StoredAnalysis {
+        done: r.get::<_, i64>(0) as u64,
+        total: r.get::<_, i64>(1) as u64,
+        result: r.get(2),
+        updated_at: r.get(3),
+    }))
+}
+
+pub async fn claim_analysis(db: &PgDb, claim: &AnalysisClaim) -> ServerResult<bool> {
+    let changed = db
+        .pool
+        .get()
+        .await?
+        .execute(
+            "INSERT INTO analyses (game_id, version, done, total, run_id, updated_at) VALUES ($1, $2, 0, $3, $4, $5)
+             ON CONFLICT (game_id, version) DO UPDATE
+                 SET done = 0, total = excluded.total, run_id = excluded.run_id, updated_at = excluded.updated_at
+                 WHERE analyses.result IS NULL AND analyses.updated_at < $6",
+            &[
+                &claim.key.game_id,
+                &claim.key.version,
+                &(claim.total as i64),
+                &claim.run_id,
+                &claim.now_ms,
+                &claim.stale_before_ms,
+            ],
+        )
+        .await?;
+    Ok(changed == 1)
+}
+
+pub async fn save_analysis_progress(
+    db: &PgDb,
+    key: &AnalysisKey,
+    run_id: &str,
+    done: u64,
+    now_ms: i64,
+) -> ServerResult<bool> {
+    let changed = db
+        .pool
+        .get()
+        .await?
+        .execute(
+            "UPDATE analyses SET done = $4, updated_at = $5
+             WHERE game_id = $1 AND version = $2 AND run_id = $3 AND result IS NULL",
+            &[&key.game_id, &key.version, &run_id, &(done as i64), &now_ms],
+        )
+        .await?;
+    Ok(changed == 1)
+}
+
+pub async fn finish_analysis(
+    db: &PgDb,
+    key: &AnalysisKey,
+    run_id: &str,
+    result: &str,
+    now_ms: i64,
+) -> ServerResult<bool> {
+    let changed = db
+        .pool
+        .get()
+        .await?
+        .execute(
+            "UPDATE analyses SET done = total, result = $4, updated_at = $5
+             WHERE game_id = $1 AND version = $2 AND run_id = $3 AND result IS NULL",
+            &[&key.game_id, &key.version, &run_id, &result, &now_ms],
+        )
+        .await?;
+    Ok(changed == 1)
 }
 
 #[cfg(test)]

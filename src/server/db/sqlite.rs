@@ -2,7 +2,7 @@
 //! applied at start-up, every query the site makes, and blocking work moved
 //! off the async executor.
 
-use super::StoredScore;
+use super::{AnalysisClaim, AnalysisKey, StoredAnalysis, StoredScore};
 use crate::engine::bot;
 use crate::protocol::{AppError, GameKind, ScoreLine};
 use crate::server::error::{ServerError, ServerResult};
@@ -18,6 +18,7 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     ("0002_scores.sql", include_str!("../../../migrations/0002_scores.sql")),
     ("0003_bot_version.sql", include_str!("../../../migrations/0003_bot_version.sql")),
     ("0004_rules_and_sides.sql", include_str!("../../../migrations/0004_rules_and_sides.sql")),
+    ("0005_analyses.sql", include_str!("../../../migrations/0005_analyses.sql")),
 ];
 
 /// Applies the migrations not applied yet. Returns how many ran.
@@ -408,6 +409,71 @@ pub fn rank_of(conn: &Connection, board: &str, player_id: &str) -> ServerResult<
         pieces,
         seconds: seconds as u64,
     }))
+}
+
+pub fn load_analysis(conn: &Connection, key: &AnalysisKey) -> ServerResult<Option<StoredAnalysis>> {
+    Ok(conn
+        .query_row(
+            "SELECT done, total, result, updated_at FROM analyses WHERE game_id = ?1 AND version = ?2",
+            params![key.game_id, key.version],
+            |r| {
+                Ok(StoredAnalysis {
+                    done: r.get::<_, i64>(0)? as u64,
+                    total: r.get::<_, i64>(1)? as u64,
+                    result: r.get(2)?,
+                    updated_at: r.get(3)?,
+                })
+            },
+        )
+        .optional()?)
+}
+
+pub fn claim_analysis(conn: &Connection, claim: &AnalysisClaim) -> ServerResult<bool> {
+    let changed = conn.execute(
+        "INSERT INTO analyses (game_id, version, done, total, run_id, updated_at) VALUES (?1, ?2, 0, ?3, ?4, ?5)
+         ON CONFLICT (game_id, version) DO UPDATE
+             SET done = 0, total = excluded.total, run_id = excluded.run_id, updated_at = excluded.updated_at
+             WHERE analyses.result IS NULL AND analyses.updated_at < ?6",
+        params![
+            claim.key.game_id,
+            claim.key.version,
+            claim.total as i64,
+            claim.run_id,
+            claim.now_ms,
+            claim.stale_before_ms
+        ],
+    )?;
+    Ok(changed == 1)
+}
+
+pub fn save_analysis_progress(
+    conn: &Connection,
+    key: &AnalysisKey,
+    run_id: &str,
+    done: u64,
+    now_ms: i64,
+) -> ServerResult<bool> {
+    let changed = conn.execute(
+        "UPDATE analyses SET done = ?4, updated_at = ?5
+         WHERE game_id = ?1 AND version = ?2 AND run_id = ?3 AND result IS NULL",
+        params![key.game_id, key.version, run_id, done as i64, now_ms],
+    )?;
+    Ok(changed == 1)
+}
+
+pub fn finish_analysis(
+    conn: &Connection,
+    key: &AnalysisKey,
+    run_id: &str,
+    result: &str,
+    now_ms: i64,
+) -> ServerResult<bool> {
+    let changed = conn.execute(
+        "UPDATE analyses SET done = total, result = ?4, updated_at = ?5
+         WHERE game_id = ?1 AND version = ?2 AND run_id = ?3 AND result IS NULL",
+        params![key.game_id, key.version, run_id, result, now_ms],
+    )?;
+    Ok(changed == 1)
 }
 
 #[cfg(test)]

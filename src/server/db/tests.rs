@@ -2,7 +2,7 @@
 //! database of its own on a throw-away PostgreSQL server started by the
 //! first test that needs it.
 
-use super::{Db, DbLocation};
+use super::{AnalysisClaim, AnalysisKey, Db, DbLocation};
 use crate::engine::bot::{Level, BOT_VERSION};
 use crate::engine::{Color, Outcome, Rules, WinReason};
 use crate::ops::throwaway::ThrowawayPostgres;
@@ -61,6 +61,7 @@ on_both_engines!(
     the_sweep_finds_only_unscored_wins_against_this_computer,
     pseudonyms_are_unique_regardless_of_case_even_when_taken_at_once,
     a_migrated_database_is_ready,
+    an_analysis_is_claimed_by_one_run_of_many_and_stored_once,
 );
 
 fn is_conflict(result: Result<(), ServerError>) -> bool {
@@ -290,4 +291,56 @@ pub(super) fn assert_every_migration_listed(folder: &str, listed: &[(&str, &str)
 #[test]
 fn every_postgres_migration_is_listed() {
     assert_every_migration_listed("migrations/postgres", super::postgres::MIGRATIONS);
+}
+
+async fn an_analysis_is_claimed_by_one_run_of_many_and_stored_once(db: Db) {
+    let game = new_game(&db, "alice", GameKind::Free, debutant(), None).await;
+    let key = AnalysisKey { game_id: game.id.clone(), version: "1-5-500000".into() };
+    let claim = |run: usize, now_ms: i64| AnalysisClaim {
+        key: key.clone(),
+        run_id: format!("run-{run}"),
+        total: 41,
+        now_ms,
+        stale_before_ms: now_ms - 60_000,
+    };
+    assert_eq!(db.load_analysis(&key).await.unwrap(), None);
+    // Eight runs claim it at the same moment: one wins.
+    let claims: Vec<AnalysisClaim> = (0..8).map(|run| claim(run, 100_000)).collect();
+    let tasks: Vec<_> = claims
+        .iter()
+        .cloned()
+        .map(|c| {
+            let db = db.clone();
+            tokio::spawn(async move { db.claim_analysis(&c).await.unwrap() })
+        })
+        .collect();
+    let mut winners = Vec::new();
+    for (run, task) in tasks.into_iter().enumerate() {
+        if task.await.unwrap() {
+            winners.push(run);
+        }
+    }
+    assert_eq!(winners.len(), 1, "{winners:?}");
+    let (winner, loser) = (format!("run-{}", winners[0]), format!("run-{}", (winners[0] + 1) % 8));
+
+    // Only the winner writes.
+    assert!(db.save_analysis_progress(&key, &winner, 10, 101_000).await.unwrap());
+    assert!(!db.save_analysis_progress(&key, &loser, 20, 101_000).await.unwrap());
+    let stored = db.load_analysis(&key).await.unwrap().unwrap();
+    assert_eq!((stored.done, stored.total, stored.result, stored.updated_at), (10, 41, None, 101_000));
+    // A live run keeps its claim; one silent for a minute loses it.
+    assert!(!db.claim_analysis(&claim(9, 150_000)).await.unwrap());
+    assert!(db.claim_analysis(&claim(9, 170_000)).await.unwrap());
+    assert!(!db.save_analysis_progress(&key, &winner, 11, 170_001).await.unwrap(), "taken over");
+    assert!(!db.finish_analysis(&key, &winner, "{}", 170_001).await.unwrap());
+    assert!(db.finish_analysis(&key, "run-9", "{\"done\":1}", 171_000).await.unwrap());
+    let stored = db.load_analysis(&key).await.unwrap().unwrap();
+    assert_eq!((stored.done, stored.result.as_deref()), (41, Some("{\"done\":1}")));
+    // Done: stored once, never claimed or written again.
+    assert!(!db.claim_analysis(&claim(10, 10_000_000)).await.unwrap());
+    assert!(!db.finish_analysis(&key, "run-9", "{}", 10_000_000).await.unwrap());
+    // Another version is another analysis.
+    let other =
+        AnalysisClaim { key: AnalysisKey { version: "2-5-500000".into(), ..key.clone() }, ..claim(11, 200_000) };
+    assert!(db.claim_analysis(&other).await.unwrap());
 }
