@@ -87,6 +87,7 @@ pub fn App() -> impl IntoView {
                     <A href="/partie-libre">"Partie libre"</A>
                     <A href="/deux-joueurs">"1 contre 1"</A>
                     <A href="/dames-electroniques">"Électronique"</A>
+                    <A href="/analyse">"Analyse"</A>
                     <A href="/classement">"Classement"</A>
                     <A href="/regles">"Règles"</A>
                     <A href="/reglages">"Réglages"</A>
@@ -102,6 +103,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/regles") view=pages::rules::RulesPage/>
                     <Route path=path!("/classement") view=pages::leaderboard::LeaderboardPage ssr=SsrMode::Async/>
                     <Route path=path!("/partie/:id") view=pages::replay::ReplayPage ssr=SsrMode::Async/>
+                    <Route path=path!("/analyse") view=pages::analysis_board::AnalysisBoardPage/>
                     <Route path=path!("/analyse/:id") view=pages::analysis::AnalysisPage ssr=SsrMode::Async/>
                     <Route path=path!("/reglages") view=pages::settings::SettingsPage/>
                 </Routes>

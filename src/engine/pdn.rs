@@ -14,7 +14,18 @@ use std::str::Chars;
 pub struct PdnGame {
     pub tags: Vec<(String, String)>,
     pub moves: Vec<String>,
+    /// Where each move of `moves` starts in the text: a refused move is
+    /// named with its line and column.
+    pub spots: Vec<Spot>,
     pub result: Option<String>,
+}
+
+/// A place in a text: line and column, both from 1 (a column counts
+/// characters, not bytes).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Spot {
+    pub line: u32,
+    pub column: u32,
 }
 
 impl PdnGame {
@@ -101,23 +112,60 @@ const RESULT_TOKENS: &[&str] = &["2-0", "1-1", "0-2", "0-0", "1-0", "0-1", "*", 
 /// Splits a PDN text into games. Never fails: what cannot be understood as
 /// a move is kept as a move text, for the replay to reject with its ply.
 pub fn parse_pdn(text: &str) -> Vec<PdnGame> {
-    Reader { chars: text.chars().peekable(), games: Vec::new(), game: PdnGame::default(), pending: String::new() }
-        .read()
+    Reader {
+        chars: SpottedChars { chars: text.chars().peekable(), at: Spot { line: 1, column: 1 } },
+        games: Vec::new(),
+        game: PdnGame::default(),
+        pending: String::new(),
+        pending_spot: Spot::default(),
+    }
+    .read()
+}
+
+/// A text's characters, counting lines and columns.
+struct SpottedChars<'a> {
+    chars: Peekable<Chars<'a>>,
+    /// Where the next character is.
+    at: Spot,
+}
+
+impl Iterator for SpottedChars<'_> {
+    type Item = char;
+
+    fn next(&mut self) -> Option<char> {
+        let c = self.chars.next()?;
+        if c == '\n' {
+            self.at = Spot { line: self.at.line + 1, column: 1 };
+        } else {
+            self.at.column += 1;
+        }
+        Some(c)
+    }
+}
+
+impl SpottedChars<'_> {
+    fn peek(&mut self) -> Option<&char> {
+        self.chars.peek()
+    }
 }
 
 /// Reads PDN text one character at a time, gathering the games seen so far
 /// and the one being read.
 struct Reader<'a> {
-    chars: Peekable<Chars<'a>>,
+    chars: SpottedChars<'a>,
     games: Vec<PdnGame>,
     game: PdnGame,
     /// Move text waiting for its second half when written `1- 7` or `13x 2`.
     pending: String,
+    /// Where the pending move text starts.
+    pending_spot: Spot,
 }
 
 impl Reader<'_> {
     fn read(mut self) -> Vec<PdnGame> {
-        while let Some(c) = self.chars.next() {
+        loop {
+            let spot = self.chars.at;
+            let Some(c) = self.chars.next() else { break };
             match c {
                 '[' => self.tag(),
                 '{' => self.skip_past('}'),
@@ -126,7 +174,7 @@ impl Reader<'_> {
                 c if c.is_whitespace() => {}
                 _ => {
                     let word = self.word(c);
-                    self.token(word);
+                    self.token(word, spot);
                 }
             }
         }
@@ -203,7 +251,7 @@ impl Reader<'_> {
 
     /// A word of move text: an annotation (`$1`), a result, which ends the
     /// game, or a move, maybe numbered, maybe half of one.
-    fn token(&mut self, word: String) {
+    fn token(&mut self, word: String, spot: Spot) {
         if word.starts_with('$') {
             return;
         }
@@ -214,22 +262,30 @@ impl Reader<'_> {
             self.finish_game();
             return;
         }
-        let word = without_move_number(word);
+        let (word, number_chars) = without_move_number(word);
         let word = word.trim_end_matches(['!', '?', '+', '#']);
         // `77. ...` stands for a move not written.
         if word.chars().all(|c| c == '.') {
             return;
         }
+        if self.pending.is_empty() {
+            self.pending_spot = Spot { column: spot.column + number_chars, ..spot };
+        }
         self.pending.push_str(word);
         if !(self.pending.ends_with(['-', 'x', 'X', ':'])) {
-            self.game.moves.push(std::mem::take(&mut self.pending));
+            self.push_move();
         }
+    }
+
+    fn push_move(&mut self) {
+        self.game.moves.push(std::mem::take(&mut self.pending));
+        self.game.spots.push(self.pending_spot);
     }
 
     /// Closes the game being read, keeping it if anything was in it.
     fn finish_game(&mut self) {
         if !self.pending.is_empty() {
-            self.game.moves.push(std::mem::take(&mut self.pending));
+            self.push_move();
         }
         let done = std::mem::take(&mut self.game);
         if !done.tags.is_empty() || !done.moves.is_empty() || done.result.is_some() {
@@ -238,13 +294,15 @@ impl Reader<'_> {
     }
 }
 
-/// `word` without a move number in front (`12.`, `12...`, `01.`).
-fn without_move_number(word: String) -> String {
+/// `word` without a move number in front (`12.`, `12...`, `01.`), and how
+/// many characters that number took.
+fn without_move_number(word: String) -> (String, u32) {
     let body = word.trim_start_matches(|c: char| c.is_ascii_digit());
     if body.len() < word.len() && body.starts_with('.') {
-        body.trim_start_matches('.').to_string()
+        let rest = body.trim_start_matches('.');
+        ((*rest).to_string(), (word.len() - rest.len()) as u32)
     } else {
-        word
+        (word, 0)
     }
 }
 
@@ -403,6 +461,11 @@ mod tests {
         assert_eq!(games[1].result.as_deref(), Some("4-6"));
         let game = replay(&games[0]).unwrap();
         assert_eq!(game.moves().len(), 5);
+        // Where each move starts: after its number, a split move at its
+        // first half, a move glued to its number (`3.31-27`) after it.
+        let spot = |line, column| Spot { line, column };
+        assert_eq!(games[0].spots, vec![spot(4, 16), spot(4, 25), spot(4, 58), spot(4, 64), spot(5, 3)]);
+        assert_eq!(games[1].spots, vec![spot(8, 4)]);
     }
 
     #[test]

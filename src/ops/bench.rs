@@ -187,10 +187,13 @@ async fn analysis(
             .body(Body::from("game_id=bench-analysis"))
     };
     let state = |bytes: &[u8]| serde_json::from_slice::<AnalysisState>(bytes);
+    let mut quiet = moves_timed(app, 40, 1_000).await?;
     let started = Instant::now();
     let response = app.clone().oneshot(ask("analyse/demander")?).await?;
     let mut current = state(&axum::body::to_bytes(response.into_body(), usize::MAX).await?)?;
     let mut first_progress = None;
+    // Other players' moves while it runs (the first 5 s of it).
+    let mut beside = moves_timed(app, 40, 2_000).await?;
     while !matches!(current, AnalysisState::Done(_)) {
         match current {
             AnalysisState::Running { done, .. } if done > 0 && first_progress.is_none() => {
@@ -230,5 +233,53 @@ async fn analysis(
         percentile(&mut answers, 0.5),
         percentile(&mut pages, 0.5),
     )?;
+    writeln!(
+        out,
+        "moves against intermediaire through the router, p50 / p99: {:.1} / {:.1} ms alone, {:.1} / {:.1} ms while the analysis runs",
+        percentile(&mut quiet, 0.5),
+        percentile(&mut quiet, 0.99),
+        percentile(&mut beside, 0.5),
+        percentile(&mut beside, 0.99),
+    )?;
     Ok(())
+}
+
+/// `count` moves of free games against intermediaire through the router,
+/// each answered with the computer's reply: their times in ms. Players
+/// from `first_player` on, a game of ten moves each (under the limits).
+async fn moves_timed(
+    app: &axum::Router,
+    count: usize,
+    first_player: usize,
+) -> Result<Vec<f64>, Box<dyn std::error::Error>> {
+    use crate::protocol::GameView;
+    let post = |endpoint: &str, player: usize, body: String| {
+        Request::post(format!("/api/{endpoint}"))
+            .header("cookie", format!("{}={}", players::COOKIE, player_id(player)))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(Body::from(body))
+    };
+    let view = |bytes: &[u8]| serde_json::from_slice::<GameView>(bytes);
+    let mut times = Vec::with_capacity(count);
+    let mut player = first_player;
+    let mut game: Option<GameView> = None;
+    while times.len() < count {
+        let current = match game.take() {
+            Some(g) if g.outcome.is_none() && g.moves.len() < 20 => g,
+            _ => {
+                player += 1;
+                let form = "kind=Free&rules=international&level=Intermediaire&player=White".to_string();
+                let response = app.clone().oneshot(post("partie/nouvelle", player, form)?).await?;
+                view(&axum::body::to_bytes(response.into_body(), usize::MAX).await?)?
+            }
+        };
+        let mv = current.replay().map_err(|e| e.0)?.choices().first().ok_or("a legal move")?.long.clone();
+        let form = format!("game_id={}&ply={}&mv={mv}&think_ms=1000", current.id, current.moves.len());
+        let t = Instant::now();
+        let response = app.clone().oneshot(post("partie/jouer", player, form)?).await?;
+        let body = axum::body::to_bytes(response.into_body(), usize::MAX).await?;
+        times.push(t.elapsed().as_secs_f64() * 1000.0);
+        game = Some(view(&body)?);
+    }
+    Ok(times)
 }

@@ -38,6 +38,12 @@ pub enum AppError {
     },
     /// A pseudonym that breaks the rules or is taken.
     BadPseudonym(String),
+    /// A text to read (PDN, FEN) that does not read: what and where.
+    BadText(String),
+    /// A text over the size accepted, in bytes.
+    TooLarge {
+        limit_bytes: u64,
+    },
     /// A fault on the server; its cause is in the server's log, not on the
     /// page.
     Internal,
@@ -62,7 +68,8 @@ impl AppError {
             | AppError::GameNotOver
             | AppError::ComputerChanged
             | AppError::Conflict => 409,
-            AppError::IllegalMove(_) | AppError::BadPseudonym(_) => 422,
+            AppError::IllegalMove(_) | AppError::BadPseudonym(_) | AppError::BadText(_) => 422,
+            AppError::TooLarge { .. } => 413,
             AppError::RateLimited { .. } => 429,
             AppError::Internal => 500,
             AppError::Unavailable => 503,
@@ -107,6 +114,10 @@ impl fmt::Display for AppError {
                 write!(f, "Trop de requêtes : patientez {} s.", retry_after_s.max(&1))
             }
             AppError::BadPseudonym(why) => write!(f, "Pseudonyme refusé : {why}"),
+            AppError::BadText(why) => write!(f, "Texte refusé : {why}"),
+            AppError::TooLarge { limit_bytes } => {
+                write!(f, "Texte trop long : {} Ko au plus.", limit_bytes / 1024)
+            }
             AppError::Internal => f.write_str("Erreur du serveur. Réessayez dans un instant."),
             AppError::Unavailable => {
                 f.write_str("Le service est momentanément indisponible. Réessayez dans quelques secondes.")

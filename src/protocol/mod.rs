@@ -12,7 +12,7 @@ pub mod game;
 pub mod leaderboard;
 pub mod preferences;
 
-pub use analysis::AnalysisState;
+pub use analysis::{AnalysisState, ImportedGame};
 pub use error::{fen_error_fr, move_text_error_fr, AppError};
 pub use game::{replay_stored, CorruptView, GameKind, GameSetup, GameView, ScoreLine, ScoreView, SetupError};
 pub use leaderboard::{BoardKey, LeaderboardView};

@@ -48,7 +48,7 @@ impl AnalysisBudget {
     }
 
     /// The request's budget (the router provides it; the default if not).
-    fn current() -> AnalysisBudget {
+    pub(super) fn current() -> AnalysisBudget {
         use_context::<AnalysisBudget>().unwrap_or(AnalysisBudget(NodeBudget::DEFAULT))
     }
 

@@ -4,6 +4,7 @@
 //! it.
 
 pub mod analyses;
+pub mod analysis_board;
 pub mod api;
 pub mod days;
 pub mod db;

@@ -406,7 +406,7 @@ fn men_text(men: Men) -> String {
 }
 
 /// An evaluation in French, White's side: `+0,35 (avantage aux blancs)`.
-fn eval_text(eval: Eval) -> String {
+pub(crate) fn eval_text(eval: Eval) -> String {
     match eval.winner {
         Some(winner) => format!("gain des {}", side_name(winner)),
         None => {

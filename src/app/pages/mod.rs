@@ -1,6 +1,7 @@
 //! One file per page.
 
 pub mod analysis;
+pub mod analysis_board;
 pub mod daily;
 pub mod electronic;
 pub mod free;
