@@ -67,3 +67,38 @@ fn ambiguous_bare_captures_are_settled_by_what_follows() {
         assert!(ambiguous, "{file} game {game_number} has an ambiguous capture");
     }
 }
+
+/// Every shared game read as the analysis board reads it (the server's
+/// `read_pdn`, behind `/api/analyse/importer`): the start and the moves
+/// `replay_any` gives, and the board's PDN export of it read back the same.
+#[test]
+fn every_shared_game_imports_on_the_analysis_board_and_its_export_reads_back() {
+    use dames::engine::any::{AnyGame, AnyPosition};
+    use dames::engine::pdn::replay_any;
+    use dames::engine::Rules;
+    use dames::server::analysis_board::read_pdn;
+    let mut games = 0;
+    for path in common::pdn_files() {
+        let text = common::read_text(&path);
+        for (i, pdn) in parse_pdn(&text).iter().enumerate() {
+            let imported = read_pdn(&text, i).unwrap_or_else(|e| panic!("{} game {}: {e}", path.display(), i + 1));
+            let replayed = replay_any(pdn, Rules::INTERNATIONAL).expect("replays (checked above)");
+            assert_eq!(imported.start_fen, replayed.start().to_fen());
+            let long: Vec<String> = replayed.played().into_iter().map(|(_, m)| m.long).collect();
+            assert_eq!(imported.moves, long, "{} game {}", path.display(), i + 1);
+
+            let mut board = AnyGame::new(AnyPosition::from_fen(&imported.start_fen, imported.rules).unwrap());
+            for mv in &imported.moves {
+                board.play_long(mv).unwrap();
+            }
+            let export = board.pdn(&[("Event", "Échiquier d'analyse")], "*");
+            let again = read_pdn(&export, 0).unwrap_or_else(|e| panic!("{export}: {e}"));
+            assert_eq!(
+                (again.start_fen, again.moves, again.rules),
+                (imported.start_fen, imported.moves, imported.rules)
+            );
+            games += 1;
+        }
+    }
+    assert_eq!(games, 1138);
+}

@@ -136,9 +136,17 @@ mod tests {
 
     #[test]
     fn a_position_reads_in_every_board_size_or_says_which_field_is_wrong() {
-        assert!(read_position("english", "B:W21-32:B1-12").is_ok());
-        assert!(read_position("international", "W:W31-50:B1-20").is_ok());
-        assert!(read_position("international,size=12,rows=5", "W:W43-72:B1-30").is_ok());
+        for (rules, fen) in [
+            ("english", "B:W21-32:B1-12"),
+            ("russian", "W:W18,K30:BK1,5"),
+            ("international", "W:W31-50:B1-20"),
+            ("international", "B:WK3,28,33:B9,K46"),
+            ("international,size=12,rows=5", "W:W43-72:B1-30"),
+            ("international,size=12,rows=5", "W:W40,K71:B2,K33"),
+        ] {
+            let position = read_position(rules, fen).unwrap_or_else(|e| panic!("{rules} {fen}: {e}"));
+            assert_eq!(position.to_fen(), fen, "the FEN round trip");
+        }
         assert!(matches!(read_position("english", "W:W31-50:B1-20"), Err(AppError::BadText(_))));
         assert!(matches!(read_position("nimporte", "W:W31-50:B1-20"), Err(AppError::BadRequest(_))));
     }

@@ -741,3 +741,52 @@ fn analyses_asked_for_too_often_get_429() {
         analysis_done(&site, &game.id, &alice).await;
     });
 }
+
+#[test]
+fn the_analysis_board_refuses_bad_text_with_its_status_and_stores_nothing() {
+    on_runtime(async {
+        let site = TestSite::new(LimitsConfig::default(), "").await;
+        let alice = player(ALICE);
+        let huge = "1. 32-28 ".repeat(super::analysis_board::MAX_PDN_BYTES / 9 + 1);
+        let cases: Vec<(Answer, StatusCode, &str)> = vec![
+            (
+                site.post("analyse/evaluer", &[("rules", "nimporte"), ("fen", "W:W31-50:B1-20")], &alice).await,
+                StatusCode::BAD_REQUEST,
+                "BadRequest",
+            ),
+            (
+                site.post("analyse/evaluer", &[("rules", "english"), ("fen", "W:W31-50:B1-20")], &alice).await,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "BadText",
+            ),
+            (
+                site.post("analyse/importer", &[("text", "1. 32-28 19-23 2. 28x30 *"), ("index", "0")], &alice).await,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "BadText",
+            ),
+            (
+                site.post("analyse/importer", &[("text", huge.as_str()), ("index", "0")], &alice).await,
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "TooLarge",
+            ),
+            (
+                site.post("analyse/importer", &[("text", "1. 32-28 *"), ("index", "x")], &alice).await,
+                StatusCode::BAD_REQUEST,
+                "BadRequest",
+            ),
+        ];
+        for (answer, status, variant) in cases {
+            assert_eq!(answer.status, status, "{variant}: {}", answer.body);
+            assert!(answer.body.contains(variant), "{variant}: {}", answer.body);
+            assert!(!answer.error().to_string().is_empty(), "the page has a French message");
+        }
+        let ok = site.post("analyse/importer", &[("text", "1. 32-28 19-23 *"), ("index", "0")], &alice).await;
+        assert_eq!(ok.status, StatusCode::OK, "{}", ok.body);
+        let evaluated = site
+            .post("analyse/evaluer", &[("rules", "international"), ("fen", "W:W28,34,46-49:B1-5,18")], &alice)
+            .await;
+        assert_eq!(evaluated.status, StatusCode::OK, "{}", evaluated.body);
+        assert!(evaluated.body.contains("Searched"), "{}", evaluated.body);
+        assert_eq!(site.rows(), [0, 0, 0, 0], "nothing stored");
+    });
+}
