@@ -35,6 +35,10 @@ export default defineConfig({
     // A click or tap that finds nothing to act on fails here, with its
     // locator named, instead of waiting out a long game's whole timeout.
     actionTimeout: 30_000,
+    // Moves are played at once, without their slide: the long games here
+    // test the rules and the screens, and went a third slower animated.
+    // motion.spec.ts asks for the motion back.
+    reducedMotion: 'reduce',
     launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumArgs },
   },
   projects: [

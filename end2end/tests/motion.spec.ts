@@ -5,6 +5,9 @@
 import { test, expect, Page } from '@playwright/test';
 import { fen, startTestGame, waitForHydration } from './helpers';
 
+// The configuration turns the motion off for the other tests.
+test.use({ reducedMotion: 'no-preference' });
+
 /** Counts the animations the page starts from now on, with the square of
  * each animated element and whether it is a piece leaving. */
 async function countAnimations(page: Page) {
