@@ -269,3 +269,24 @@ mod tests {
         assert_eq!(percent_encode("é"), "%C3%A9");
     }
 }
+
+/// Which position of a game or line is shown, and the buttons to the first,
+/// previous, next and last (the replay, the analyses).
+#[component]
+pub fn PlyBrowser(ply: RwSignal<usize>, #[prop(into)] last: Signal<usize>) -> impl IntoView {
+    let step = move |delta: i64| ply.update(|p| *p = (*p as i64 + delta).clamp(0, last.get() as i64) as usize);
+    view! {
+        <p aria-live="polite" data-testid="coup-affiche">
+            {move || match ply.get() {
+                0 => "Position de départ".to_string(),
+                p => format!("Coup {p} sur {}", last.get()),
+            }}
+        </p>
+        <div class="buttons" role="group" aria-label="Parcourir la partie">
+            <button type="button" on:click=move |_| ply.set(0) aria-label="Début">"|◀"</button>
+            <button type="button" on:click=move |_| step(-1) aria-label="Coup précédent">"◀"</button>
+            <button type="button" on:click=move |_| step(1) aria-label="Coup suivant">"▶"</button>
+            <button type="button" on:click=move |_| ply.set(last.get()) aria-label="Fin">"▶|"</button>
+        </div>
+    }
+}

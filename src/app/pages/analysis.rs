@@ -7,7 +7,8 @@ use crate::app::board::Board;
 use crate::app::call::ServerCall;
 use crate::app::describe::{view_title, ShownMove};
 use crate::app::input::MoveOptions;
-use crate::app::pages::replay::get_replay;
+use crate::app::pages::replay::{game_not_shown, get_replay};
+use crate::app::panel::PlyBrowser;
 use crate::app::status::side_name;
 use crate::engine::analysis::{Analysis, Eval, Men, PlyAnalysis, SideSummary, Verdict};
 use crate::engine::Color;
@@ -46,11 +47,7 @@ pub fn AnalysisPage() -> impl IntoView {
                         let preferences = crate::app::settings::current_preferences();
                         view! { <GameAnalysis game state preferences/> }.into_any()
                     }
-                    Err(e) => {
-                        crate::app::set_page_status(&e);
-                        let heading = if e.status() == 403 { "Partie non visible" } else { "Partie introuvable" };
-                        view! { <section class="text-page"><h1>{heading}</h1><p class="error" role="alert">{e.to_string()}</p></section> }.into_any()
-                    }
+                    Err(e) => game_not_shown(e),
                 }
             })}
         </Suspense>
@@ -169,26 +166,6 @@ fn AnalysisProgress(done: u64, total: u64) -> impl IntoView {
         <div class="analysis-progress" data-testid="progression">
             <progress max=total value=done aria-label="Avancement de l'analyse"></progress>
             <p aria-live="polite">{text}</p>
-        </div>
-    }
-}
-
-/// The first, previous, next and last positions, and which one is shown.
-#[component]
-fn PlyBrowser(ply: RwSignal<usize>, last: usize) -> impl IntoView {
-    let step = move |delta: i64| ply.update(|p| *p = (*p as i64 + delta).clamp(0, last as i64) as usize);
-    view! {
-        <p aria-live="polite" data-testid="coup-affiche">
-            {move || match ply.get() {
-                0 => "Position de départ".to_string(),
-                p => format!("Coup {p} sur {last}"),
-            }}
-        </p>
-        <div class="buttons" role="group" aria-label="Parcourir la partie">
-            <button type="button" on:click=move |_| ply.set(0) aria-label="Début">"|◀"</button>
-            <button type="button" on:click=move |_| step(-1) aria-label="Coup précédent">"◀"</button>
-            <button type="button" on:click=move |_| step(1) aria-label="Coup suivant">"▶"</button>
-            <button type="button" on:click=move |_| ply.set(last) aria-label="Fin">"▶|"</button>
         </div>
     }
 }

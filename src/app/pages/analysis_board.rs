@@ -8,6 +8,7 @@ use crate::app::call::ServerCall;
 use crate::app::describe::ShownMove;
 use crate::app::input::MoveOptions;
 use crate::app::pages::analysis::eval_text;
+use crate::app::panel::PlyBrowser;
 use crate::engine::analysis::PositionSearch;
 use crate::engine::any::{AnyGame, AnyPosition};
 use crate::engine::{Preset, Rules};
@@ -193,24 +194,12 @@ fn turn_text(position: &AnyPosition, line: Line) -> String {
     }
 }
 
-/// The first, previous, next and last positions of the line, and the board
-/// turned round.
+/// The line browsed, and the board turned round.
 #[component]
 fn LineBrowser(line: Line, flipped: RwSignal<bool>) -> impl IntoView {
-    let last = move || line.game.with(AnyGame::ply_count);
-    let step = move |delta: i64| line.ply.update(|p| *p = (*p as i64 + delta).clamp(0, last() as i64) as usize);
     view! {
-        <p aria-live="polite" data-testid="coup-affiche">
-            {move || match line.ply.get() {
-                0 => "Position de départ".to_string(),
-                p => format!("Coup {p} sur {}", last()),
-            }}
-        </p>
-        <div class="buttons" role="group" aria-label="Parcourir la ligne">
-            <button type="button" on:click=move |_| line.ply.set(0) aria-label="Début">"|◀"</button>
-            <button type="button" on:click=move |_| step(-1) aria-label="Coup précédent">"◀"</button>
-            <button type="button" on:click=move |_| step(1) aria-label="Coup suivant">"▶"</button>
-            <button type="button" on:click=move |_| line.ply.set(last()) aria-label="Fin">"▶|"</button>
+        <PlyBrowser ply=line.ply last=Signal::derive(move || line.game.with(AnyGame::ply_count))/>
+        <div class="buttons">
             <button type="button" on:click=move |_| flipped.update(|f| *f = !*f) aria-pressed=move || flipped.get().to_string()>
                 "Retourner le damier"
             </button>

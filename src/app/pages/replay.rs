@@ -4,6 +4,7 @@
 use crate::app::board::Board;
 use crate::app::describe::{variant_name, view_title, ShownMove};
 use crate::app::input::MoveOptions;
+use crate::app::panel::PlyBrowser;
 use crate::app::status::{clock_text, outcome_text, side_name, Seat};
 use crate::protocol::{AppError, GameView, Preferences};
 use leptos::prelude::*;
@@ -30,16 +31,20 @@ pub fn ReplayPage() -> impl IntoView {
                         let preferences = crate::app::settings::current_preferences();
                         view! { <Replay game preferences/> }.into_any()
                     }
-                    Err(e) => {
-                        crate::app::set_page_status(&e);
-                        // A game that exists but is not shown is not "not found".
-                        let heading = if e.status() == 403 { "Partie non visible" } else { "Partie introuvable" };
-                        view! { <section class="text-page"><h1>{heading}</h1><p class="error" role="alert">{e.to_string()}</p></section> }.into_any()
-                    }
+                    Err(e) => game_not_shown(e),
                 }
             })}
         </Suspense>
     }
+}
+
+/// The page of a game that cannot be shown: not found, or not visible
+/// (a game that exists but is not shown is not "not found").
+pub fn game_not_shown(e: AppError) -> AnyView {
+    crate::app::set_page_status(&e);
+    let heading = if e.status() == 403 { "Partie non visible" } else { "Partie introuvable" };
+    view! { <section class="text-page"><h1>{heading}</h1><p class="error" role="alert">{e.to_string()}</p></section> }
+        .into_any()
 }
 
 #[island(lazy)]
@@ -68,7 +73,6 @@ fn Replay(game: GameView, preferences: Preferences) -> impl IntoView {
         .score
         .clone()
         .map(|s| format!("Score : {} ({}). Temps de jeu : {}.", s.score, s.breakdown(), clock_text(s.seconds * 1000)));
-    let step = move |delta: i64| ply.update(|p| *p = (*p as i64 + delta).clamp(0, last as i64) as usize);
     let numbered: Vec<(usize, (String, &'static str))> = texts.into_iter().enumerate().collect();
     view! {
         <section class="play replay" aria-labelledby="titre-revoir">
@@ -92,18 +96,7 @@ fn Replay(game: GameView, preferences: Preferences) -> impl IntoView {
                         <p><a class="button" href=format!("/analyse/{}", game.id)>"Analyser la partie"</a></p>
                     })}
                     {score.map(|s| view! { <p data-testid="score">{s}</p> })}
-                    <p aria-live="polite" data-testid="coup-affiche">
-                        {move || match ply.get() {
-                            0 => "Position de départ".to_string(),
-                            p => format!("Coup {} sur {}", p, last),
-                        }}
-                    </p>
-                    <div class="buttons" role="group" aria-label="Parcourir la partie">
-                        <button type="button" on:click=move |_| ply.set(0) aria-label="Début">"|◀"</button>
-                        <button type="button" on:click=move |_| step(-1) aria-label="Coup précédent">"◀"</button>
-                        <button type="button" on:click=move |_| step(1) aria-label="Coup suivant">"▶"</button>
-                        <button type="button" on:click=move |_| ply.set(last) aria-label="Fin">"▶|"</button>
-                    </div>
+                    <PlyBrowser ply last/>
                     <h2>"Coups"</h2>
                     <ol class="moves replay-moves">
                         {numbered.into_iter().map(|(i, (text, who))| {
