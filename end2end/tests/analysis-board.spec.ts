@@ -100,9 +100,33 @@ test('keyboard only: rules chosen, a move entered on the board, the line browsed
   await arrowTo(page, 18, 8);
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('ligne').locator('li')).toHaveCount(1);
+  // Black's answer typed in notation.
+  await page.getByLabel('Jouer un coup en notation').fill('11-15');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('ligne').locator('li')).toHaveCount(2);
+  await page.getByLabel('Jouer un coup en notation').fill('12-17');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('alert')).toContainText('Coup refusé');
   await page.getByRole('button', { name: 'Début' }).focus();
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('coup-affiche')).toHaveText('Position de départ');
+});
+
+test('a position set up with the editor on the 8×8 board, then judged', async ({ page }) => {
+  await open(page);
+  await page.getByRole('button', { name: 'Dames anglaises' }).click();
+  await page.getByRole('button', { name: 'Mettre en place une position' }).click();
+  await expect(page.locator('.editor-board [data-square]')).toHaveCount(32);
+  await page.getByRole('button', { name: 'Vider le damier' }).click();
+  // A tap: white man; three: black man.
+  await page.locator('.editor-board [data-square="22"]').click();
+  for (let i = 0; i < 3; i++) await page.locator('.editor-board [data-square="18"]').click();
+  await page.getByLabel('Les blancs ont le trait').check();
+  await page.locator('.editor').screenshot({ path: `${shots}/analysis-board-editor.png` });
+  await page.getByRole('button', { name: 'Analyser cette position' }).click();
+  await expect(page.getByTestId('export-fen')).toHaveValue('W:W22:B18');
+  await page.getByRole('button', { name: 'Évaluer la position' }).click();
+  await expect(page.getByTestId('evaluation')).toContainText('22x15', { timeout: 30_000 });
 });
 
 test.describe('phone', () => {

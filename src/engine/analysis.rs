@@ -747,6 +747,19 @@ mod tests {
     }
 
     #[test]
+    fn a_move_that_allows_a_shot_is_at_least_a_mistake() {
+        // 37-31 leaves 37 empty: Black gives the man on 22 (22-28, 33x22:
+        // 11 keeps the capture from going on over 17) to take two or three
+        // back (17x37 over 22 and 32, on over 31 to 26), and 42 keeps White
+        // from taking back. Any other move keeps 37 held.
+        let analysis = analysed(&game("W:W23,32,33,37,42,48,49:B2,3,4,11,17,22", Rules::INTERNATIONAL, &["37-31"]));
+        let allowing = &analysis.plies[0];
+        assert!(allowing.verdict >= Some(Verdict::Mistake), "{allowing:?}");
+        assert_ne!(allowing.best.text, "37-31");
+        assert!(analysis.end.men.for_side(Color::Black) >= Men::from_hundredths(80), "{:?}", analysis.end);
+    }
+
+    #[test]
     fn the_engines_own_move_gets_no_verdict() {
         let best = analysed(&game(DROPS_TWO, Rules::INTERNATIONAL, &["28-23"])).plies[0].best.text.clone();
         let analysis = analysed(&game(DROPS_TWO, Rules::INTERNATIONAL, &[&best]));

@@ -1,6 +1,7 @@
-//! The electronic board's position editor: a board whose squares cycle
-//! through the pieces, a tray to paint or drag them with, the side to move,
-//! and the buttons that play the position or give up.
+//! The position editor, of the electronic board and the analysis board: a
+//! board of the position's size whose squares cycle through the pieces, a
+//! tray to paint or drag them with, the side to move, and the buttons that
+//! take the position or give up.
 
 use crate::app::board::{focus_square, piece_name, square_at_point, step_cursor, LightSquare, PieceMark};
 use crate::app::input::SquareNumber;
@@ -17,13 +18,11 @@ const CYCLE: [Option<Piece>; 5] = [
     Some(Piece { color: Color::Black, role: Role::King }),
 ];
 
-/// The editor's board: the electronic board's.
-const EDITOR_LAYOUT: Layout = Layout { size: Rules::ELECTRONIC.size };
-
-/// The position of the editor's squares (square `i + 1` at `i`) as FEN.
-pub fn editor_fen(squares: &[Option<Piece>], turn: Color) -> String {
+/// The position of the editor's squares (square `i + 1` at `i`) on a board
+/// of `layout`, as FEN.
+pub fn editor_fen(layout: Layout, squares: &[Option<Piece>], turn: Color) -> String {
     let pieces = squares.iter().enumerate().filter_map(|(i, piece)| piece.map(|p| (i as u8 + 1, p)));
-    EDITOR_LAYOUT.fen_of(turn, pieces)
+    layout.fen_of(turn, pieces)
 }
 
 /// The editor's squares for a position.
@@ -31,11 +30,13 @@ fn editor_squares(pos: &AnyPosition) -> Vec<Option<Piece>> {
     (1..=pos.layout().squares()).map(|n| pos.piece_at(n)).collect()
 }
 
-/// What the editor works on: the pieces of every square (square `i + 1`
-/// at `i`), the side to move, the piece the tray paints with (none: a tap
-/// cycles), the square of the keyboard focus, and a piece being dragged.
+/// What the editor works on: the rules (the board's size, its start), the
+/// pieces of every square (square `i + 1` at `i`), the side to move, the
+/// piece the tray paints with (none: a tap cycles), the square of the
+/// keyboard focus, and a piece being dragged.
 #[derive(Clone, Copy)]
 struct Draft {
+    rules: Rules,
     squares: RwSignal<Vec<Option<Piece>>>,
     turn: RwSignal<Color>,
     brush: RwSignal<Option<Option<Piece>>>,
@@ -45,12 +46,14 @@ struct Draft {
 
 impl Draft {
     fn of(start: &AnyPosition) -> Draft {
+        let rules = start.rules();
         Draft {
+            rules,
             squares: RwSignal::new(editor_squares(start)),
             turn: RwSignal::new(start.turn()),
             brush: RwSignal::new(None),
             // The second square of White's front row, as on the board.
-            cursor: RwSignal::new(Rules::ELECTRONIC.front_row(Color::White).start() + 1),
+            cursor: RwSignal::new(rules.front_row(Color::White).start() + 1),
             dragging: RwSignal::new(None),
         }
     }
@@ -67,8 +70,12 @@ impl Draft {
         })
     }
 
+    fn layout(self) -> Layout {
+        Layout { size: self.rules.size }
+    }
+
     fn fen(self) -> String {
-        self.squares.with(|s| editor_fen(s, self.turn.get()))
+        self.squares.with(|s| editor_fen(self.layout(), s, self.turn.get()))
     }
 }
 
@@ -78,7 +85,12 @@ impl Draft {
 /// Enter or Space.
 #[component]
 pub fn PositionEditor(
+    /// The position to start from, on its rules' board.
     start: AnyPosition,
+    /// What the screen says of the position set up.
+    hint: &'static str,
+    /// The button that takes it.
+    done_label: &'static str,
     on_done: Callback<(String, Color)>,
     on_cancel: Callback<()>,
     busy: RwSignal<bool>,
@@ -97,10 +109,10 @@ pub fn PositionEditor(
             <EditorBoard draft/>
             <EditorTray draft/>
             <EditorSetUp draft/>
-            <p class="hint">"Vous jouerez le camp qui a le trait ; « Changer de camp » fait commencer l'ordinateur."</p>
+            <p class="hint">{hint}</p>
             <div class="buttons">
                 <button type="button" class="primary" disabled=move || busy.get()
-                    on:click=move |_| on_done.run((draft.fen(), draft.turn.get()))>"Jouer cette position"</button>
+                    on:click=move |_| on_done.run((draft.fen(), draft.turn.get()))>{done_label}</button>
                 <button type="button" on:click=move |_| on_cancel.run(())>"Annuler"</button>
             </div>
         </div>
@@ -110,7 +122,7 @@ pub fn PositionEditor(
 /// The editor's squares in an ARIA grid, moved over with the arrows.
 #[component]
 fn EditorBoard(draft: Draft) -> impl IntoView {
-    let layout = EDITOR_LAYOUT;
+    let layout = draft.layout();
     let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
         let key = ev.key();
         match key.as_str() {
@@ -141,6 +153,7 @@ fn EditorBoard(draft: Draft) -> impl IntoView {
     view! {
         <div
             class="board editor-board"
+            style=format!("--size: {}", layout.size)
             role="grid"
             aria-label="Mise en place : flèches pour se déplacer, Entrée pour changer la pièce de la case."
             on:keydown=on_keydown
@@ -209,10 +222,11 @@ fn EditorSetUp(draft: Draft) -> impl IntoView {
     let Draft { squares, turn, .. } = draft;
     view! {
         <div class="buttons">
-            <button type="button" on:click=move |_| squares.set(vec![None; EDITOR_LAYOUT.squares() as usize])>"Vider le damier"</button>
+            <button type="button" on:click=move |_| squares.set(vec![None; draft.layout().squares() as usize])>"Vider le damier"</button>
             <button type="button" on:click=move |_| {
-                squares.set(editor_squares(&AnyPosition::initial(Rules::ELECTRONIC).expect("the start")));
-                turn.set(Color::White);
+                let start = AnyPosition::initial(draft.rules).expect("rules checked when read have a start");
+                squares.set(editor_squares(&start));
+                turn.set(start.turn());
             }>"Position de départ"</button>
         </div>
         <div class="field" role="radiogroup" aria-label="Camp au trait">
@@ -232,13 +246,17 @@ mod tests {
     fn the_editor_writes_fen_the_engine_reads() {
         let start = AnyPosition::initial(Rules::ELECTRONIC).unwrap();
         let squares = editor_squares(&start);
-        assert_eq!(editor_fen(&squares, Color::White), "W:W31-50:B1-20", "as the engine writes it");
+        let ten = Layout { size: 10 };
+        assert_eq!(editor_fen(ten, &squares, Color::White), "W:W31-50:B1-20", "as the engine writes it");
         let mut squares = vec![None; 50];
         squares[46] = CYCLE[2];
         squares[3] = CYCLE[4];
         squares[29] = CYCLE[1];
-        let fen = editor_fen(&squares, Color::Black);
+        let fen = editor_fen(ten, &squares, Color::Black);
         assert_eq!(fen, "B:W30,K47:BK4");
         assert_eq!(AnyPosition::from_fen(&fen, Rules::INTERNATIONAL).unwrap().to_fen(), "B:W30,K47:BK4");
+        // Any board: English draughts' start on 8×8.
+        let english = AnyPosition::initial(Rules::parse("english").unwrap()).unwrap();
+        assert_eq!(editor_fen(english.layout(), &editor_squares(&english), english.turn()), "B:W21-32:B1-12");
     }
 }

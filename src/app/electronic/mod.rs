@@ -6,7 +6,7 @@
 mod display;
 mod editor;
 
-pub use editor::editor_fen;
+pub use editor::{editor_fen, PositionEditor};
 
 use super::board::Board;
 use super::call::{GameLink, LinkMessages};
@@ -19,7 +19,6 @@ use crate::engine::bot::{Level, Step};
 use crate::engine::{Color, DrawReason, Outcome, Rules};
 use crate::protocol::{AppError, GameKind, GameSetup, GameView, Preferences};
 use display::{DeviceButtons, DeviceDisplay, LadderPicker};
-use editor::PositionEditor;
 use leptos::prelude::*;
 
 /// A step of the ladder from a request.
@@ -134,6 +133,8 @@ pub fn ElectronicScreen(initial: GameView, preferences: Preferences) -> impl Int
         <Show when=move || editing.get() fallback=board>
             <PositionEditor
                 start=position.get_untracked()
+                hint="Vous jouerez le camp qui a le trait ; « Changer de camp » fait commencer l'ordinateur."
+                done_label="Jouer cette position"
                 on_done=Callback::new(move |(fen, side)| actions.set_up(fen, side))
                 on_cancel=Callback::new(move |_| editing.set(false))
                 busy=pending

@@ -6,9 +6,10 @@
 use crate::app::board::Board;
 use crate::app::call::ServerCall;
 use crate::app::describe::ShownMove;
+use crate::app::electronic::PositionEditor;
 use crate::app::input::MoveOptions;
 use crate::app::pages::analysis::eval_text;
-use crate::app::panel::PlyBrowser;
+use crate::app::panel::{PlyBrowser, TypedMoveForm};
 use crate::engine::analysis::PositionSearch;
 use crate::engine::any::{AnyGame, AnyPosition};
 use crate::engine::{Preset, Rules};
@@ -169,6 +170,7 @@ fn AnalysisBoard(rules: Rules, start_fen: String, preferences: Preferences) -> i
                 <div class="panel">
                     <p class="status" data-testid="statut">{move || turn_text(&position.get(), line)}</p>
                     <LineBrowser line flipped/>
+                    <TypedMove line position options/>
                     <EngineLook position look current_look/>
                     <LineMoves line/>
                 </div>
@@ -176,6 +178,7 @@ fn AnalysisBoard(rules: Rules, start_fen: String, preferences: Preferences) -> i
             <div class="analysis-tools">
                 <RulesPicker line/>
                 <FenLoader line/>
+                <SetUp line/>
                 <PdnImport line/>
                 <Export line/>
             </div>
@@ -204,6 +207,20 @@ fn LineBrowser(line: Line, flipped: RwSignal<bool>) -> impl IntoView {
                 "Retourner le damier"
             </button>
         </div>
+    }
+}
+
+/// A move typed in notation, for the side to move.
+#[component]
+fn TypedMove(line: Line, position: Signal<AnyPosition>, options: Signal<MoveOptions>) -> impl IntoView {
+    let call = ServerCall::new();
+    let on_play = Callback::new(move |long: String| {
+        call.error.set(None);
+        line.play(long);
+    });
+    view! {
+        <TypedMoveForm position can_play=Signal::derive(move || !options.with(|o| o.moves.is_empty())) on_play call/>
+        {move || call.error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
     }
 }
 
@@ -339,6 +356,42 @@ fn FenLoader(line: Line) -> impl IntoView {
                 </div>
             </form>
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+        </fieldset>
+    }
+}
+
+/// A position set up square by square with the electronic board's editor,
+/// on the board of the current rules.
+#[component]
+fn SetUp(line: Line) -> impl IntoView {
+    let editing = RwSignal::new(false);
+    let idle = RwSignal::new(false);
+    let take = Callback::new(move |(fen, _): (String, crate::engine::Color)| {
+        if let Ok(start) = AnyPosition::from_fen(&fen, line.rules()) {
+            line.restart(start, Vec::new());
+            editing.set(false);
+        }
+    });
+    view! {
+        <fieldset class="tool">
+            <legend>"Mettre en place"</legend>
+            <Show
+                when=move || editing.get()
+                fallback=move || view! {
+                    <div class="buttons">
+                        <button type="button" on:click=move |_| editing.set(true)>"Mettre en place une position"</button>
+                    </div>
+                }
+            >
+                <PositionEditor
+                    start=line.position()
+                    hint="La position mise en place remplace la ligne sur le damier."
+                    done_label="Analyser cette position"
+                    on_done=take
+                    on_cancel=Callback::new(move |_| editing.set(false))
+                    busy=idle
+                />
+            </Show>
         </fieldset>
     }
 }
