@@ -78,6 +78,10 @@ struct Line {
     moves: RwSignal<Vec<String>>,
     ply: RwSignal<usize>,
     game: Memo<AnyGame>,
+    /// The line's positions and moves, worked out once per line (not once
+    /// per position shown).
+    positions: Memo<Vec<AnyPosition>>,
+    played: Memo<Vec<(crate::engine::Color, crate::engine::any::MoveChoice)>>,
 }
 
 impl Line {
@@ -88,7 +92,9 @@ impl Line {
             moves.with(|moves| moves.iter().take_while(|m| game.play_long(m).is_ok()).count());
             game
         });
-        Line { start, moves, ply, game }
+        let positions = Memo::new(move |_| game.with(AnyGame::positions));
+        let played = Memo::new(move |_| game.with(AnyGame::played));
+        Line { start, moves, ply, game, positions, played }
     }
 
     /// A new start: the line is cleared.
@@ -110,7 +116,7 @@ impl Line {
 
     fn position(self) -> AnyPosition {
         let at = self.ply.get();
-        self.game.with(|g| g.positions().get(at).copied().unwrap_or_else(|| g.position()))
+        self.positions.with(|p| p.get(at).or(p.last()).copied()).unwrap_or_else(|| self.start.get())
     }
 
     fn rules(self) -> Rules {
@@ -133,8 +139,8 @@ fn AnalysisBoard(rules: Rules, start_fen: String, preferences: Preferences) -> i
     });
     let last_move = Signal::derive(move || {
         let at = line.ply.get();
-        line.game
-            .with(|g| at.checked_sub(1).and_then(|i| g.played().into_iter().nth(i)))
+        line.played
+            .with(|played| at.checked_sub(1).and_then(|i| played.get(i).cloned()))
             .map(|(by, mv)| ShownMove::new(by, mv))
     });
     // The engine's look, kept with the position it is of.
@@ -267,7 +273,7 @@ fn look_text(search: &PositionSearch) -> String {
 /// The line's moves; a move pressed shows the position after it.
 #[component]
 fn LineMoves(line: Line) -> impl IntoView {
-    let texts = Memo::new(move |_| line.game.with(|g| g.played().into_iter().map(|(_, m)| m.text).collect::<Vec<_>>()));
+    let texts = Memo::new(move |_| line.played.with(|p| p.iter().map(|(_, m)| m.text.clone()).collect::<Vec<_>>()));
     view! {
         <ol class="moves replay-moves" data-testid="ligne" aria-label="Coups de la ligne">
             <For
