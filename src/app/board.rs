@@ -512,3 +512,27 @@ mod tests {
         assert_eq!(step_cursor(eight, 29, "ArrowUp", true), 29, "White's back row is at the top of a turned board");
     }
 }
+
+/// A board to look at only (the replay, a game's analysis): no move to
+/// enter, the last move and an optional hint shown.
+#[component]
+pub fn ReadOnlyBoard(
+    #[prop(into)] position: Signal<AnyPosition>,
+    #[prop(into)] last_move: Signal<Option<ShownMove>>,
+    #[prop(into, optional)] hint: Signal<Option<ShownMove>>,
+    preferences: Preferences,
+    flipped: bool,
+) -> impl IntoView {
+    view! {
+        <Board
+            position=position
+            options=Signal::derive(MoveOptions::none)
+            last_move=last_move
+            hint=hint
+            on_play=Callback::new(|_| {})
+            preferences=Signal::derive(move || preferences)
+            flipped=Signal::derive(move || flipped)
+            read_only=true
+        />
+    }
+}

@@ -3,10 +3,9 @@
 //! on the board), and a summary per side; asked for with a button, its
 //! progress shown as it runs on the server.
 
-use crate::app::board::Board;
+use crate::app::board::ReadOnlyBoard;
 use crate::app::call::ServerCall;
 use crate::app::describe::{view_title, ShownMove};
-use crate::app::input::MoveOptions;
 use crate::app::pages::replay::{game_not_shown, get_replay};
 use crate::app::panel::PlyBrowser;
 use crate::app::status::side_name;
@@ -96,16 +95,7 @@ fn GameAnalysis(game: GameView, state: AnalysisState, preferences: Preferences) 
             <h1 id="titre-analyse">"Analyse : " {view_title(&game)}</h1>
             <div class="play-grid">
                 <div class="board-wrap">
-                    <Board
-                        position=position
-                        options=Signal::derive(MoveOptions::none)
-                        last_move=last_move
-                        hint=best
-                        on_play=Callback::new(|_| {})
-                        preferences=Signal::derive(move || preferences)
-                        flipped=Signal::derive(move || flipped)
-                        read_only=true
-                    />
+                    <ReadOnlyBoard position last_move hint=best preferences flipped/>
                 </div>
                 <div class="panel">
                     {move || match state.get() {

@@ -1,9 +1,8 @@
 //! `/partie/<id>`: a finished game, move by move, as the server verified
 //! it: the proof behind a score.
 
-use crate::app::board::Board;
+use crate::app::board::ReadOnlyBoard;
 use crate::app::describe::{variant_name, view_title, ShownMove};
-use crate::app::input::MoveOptions;
 use crate::app::panel::PlyBrowser;
 use crate::app::status::{clock_text, outcome_text, side_name, Seat};
 use crate::protocol::{AppError, GameView, Preferences};
@@ -79,15 +78,7 @@ fn Replay(game: GameView, preferences: Preferences) -> impl IntoView {
             <h1 id="titre-revoir">{title}</h1>
             <div class="play-grid">
                 <div class="board-wrap">
-                    <Board
-                        position=position
-                        options=Signal::derive(MoveOptions::none)
-                        last_move=last_move
-                        on_play=Callback::new(|_| {})
-                        preferences=Signal::derive(move || preferences)
-                        flipped=Signal::derive(move || flipped)
-                        read_only=true
-                    />
+                    <ReadOnlyBoard position last_move preferences flipped/>
                 </div>
                 <div class="panel">
                     <p class="status over">{result}</p>
