@@ -7,6 +7,8 @@
 //! - [`app`]: the pages, rendered on the server and hydrated in the browser;
 //! - [`server`] (feature `ssr`): HTTP, SQLite, the stored truth: only what
 //!   serves requests;
+//! - [`record`]: a game as kept and every checked way to extend it,
+//!   the same on the server and, offline, in the browser;
 //! - [`ops`] (feature `ssr`): the operator's and the tests' tools beside it
 //!   (the server benchmark, the load generator, the local cluster, a
 //!   throw-away PostgreSQL);
@@ -18,6 +20,7 @@
 pub mod app;
 pub use dames_engine as engine;
 pub mod protocol;
+pub mod record;
 
 #[cfg(feature = "ssr")]
 pub mod server;

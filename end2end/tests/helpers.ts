@@ -7,7 +7,7 @@ export async function startTestGame(
   fen: string,
   level = 'Debutant',
   kind = 'Free',
-  seed = 1,
+  seed: number | string = 1,
   rules?: string,
 ) {
   const form: Record<string, string> = { fen, level, seed: String(seed), kind };

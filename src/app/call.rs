@@ -164,8 +164,8 @@ impl GameLink {
         if let Some(before) = before {
             self.state.set(before);
         }
-        let id = self.state.with_untracked(|v| v.id.clone());
-        if refusal == AppError::Conflict && !id.is_empty() {
+        let (id, on_device) = self.state.with_untracked(|v| (v.id.clone(), v.on_device));
+        if refusal == AppError::Conflict && !id.is_empty() && !on_device {
             if let Ok(current) = reload_game(id).await {
                 self.state.set(current);
             }

@@ -8,6 +8,7 @@ pub mod diagram;
 pub mod electronic;
 pub mod input;
 pub mod motion;
+pub mod offline;
 pub mod pages;
 pub mod panel;
 pub mod play;
@@ -64,6 +65,9 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 // Before the browser code arrives, taps on the board are
                 // answered from what the server wrote (first_taps.js).
                 <script>{include_str!("first_taps.js")}</script>
+                <script>{include_str!("offline.js")}</script>
+                <link rel="manifest" href="/manifest.webmanifest"/>
+                <link rel="apple-touch-icon" href="/icone-192.png"/>
                 <MetaTags/>
             </head>
             <body data-palette=settings::current_preferences().palette.name()>
@@ -93,6 +97,10 @@ pub fn App() -> impl IntoView {
                     <A href="/reglages">"Réglages"</A>
                 </nav>
             </header>
+            <p id="sans-connexion" class="offline-notice" role="status" hidden>
+                "Pas de connexion : le défi du jour et les classements attendront. "
+                <a href="/hors-ligne">"Jouer sur cet appareil"</a>
+            </p>
             <main id="contenu">
                 <Routes fallback=pages::not_found::NotFound>
                     <Route path=path!("/") view=pages::daily::DailyPage ssr=SsrMode::Async/>
@@ -106,10 +114,12 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/analyse") view=pages::analysis_board::AnalysisBoardPage/>
                     <Route path=path!("/analyse/:id") view=pages::analysis::AnalysisPage ssr=SsrMode::Async/>
                     <Route path=path!("/reglages") view=pages::settings::SettingsPage/>
+                    <Route path=path!("/hors-ligne") view=pages::offline::OfflinePage/>
                 </Routes>
             </main>
             <footer class="site">
                 <p>"Dames internationales (FMJD), anglaises, russes et brésiliennes. L'ordinateur ne connaît que le plateau et les règles."</p>
+                <p><a href="/hors-ligne">"Jouer sur cet appareil, même sans connexion"</a></p>
             </footer>
         </Router>
     }

@@ -50,7 +50,8 @@ pub fn Facts(
 #[component]
 pub fn GameButtons(
     over: Signal<bool>,
-    /// The game's id, for the link to its analysis.
+    /// The game's id, for the link to its analysis (none when empty: a
+    /// game kept on the device, which the server never saw).
     game_id: Signal<String>,
     #[prop(into)] busy: Signal<bool>,
     can_resign: Signal<bool>,
@@ -73,7 +74,9 @@ pub fn GameButtons(
                 }
             >
                 <button type="button" class="primary" on:click=move |_| on_restart.run(()) disabled=move || busy.get()>"Rejouer"</button>
-                <a class="button" href=move || format!("/analyse/{}", game_id.get())>"Analyser la partie"</a>
+                <Show when=move || !game_id.with(String::is_empty)>
+                    <a class="button" href=move || format!("/analyse/{}", game_id.get())>"Analyser la partie"</a>
+                </Show>
             </Show>
             <Show when=move || !over.get()>
                 <button type="button" on:click=move |_| on_restart.run(()) disabled=move || busy.get()>"Nouvelle partie"</button>

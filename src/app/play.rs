@@ -6,6 +6,7 @@ use super::board::Board;
 use super::call::{GameLink, GameRequest, LinkMessages};
 use super::describe::{last_move, pdn, rule_lines, variant_name, view_title, ShownMove};
 use super::input::MoveOptions;
+use super::offline::{self, DeviceRequest};
 use super::panel::{Facts, GameButtons, MoveList, PdnExport, StatusLine, TypedMoveForm, WinPanel};
 use super::status::{answer_announcement, clock_text, outcome_text, side_name, status_text, Screen, Seat, Situation};
 use crate::engine::any::{AnyGame, AnyPosition};
@@ -179,9 +180,13 @@ impl GameSignals {
 }
 
 /// The request that sends the player's move `text` on the game `before`:
-/// the next move of a stored game, or the first, which stores the game.
+/// the next move of a stored game, or the first, which stores the game; a
+/// game kept on the device answers itself.
 pub fn move_request(before: &GameView, text: String, think_ms: u64) -> GameRequest {
-    if before.is_started() {
+    if before.on_device {
+        let request = DeviceRequest::Move { seen: before.moves.len(), text, think_ms };
+        offline::game_request(before.id.clone(), request)
+    } else if before.is_started() {
         Box::pin(play_move(before.id.clone(), before.moves.len(), text, think_ms))
     } else {
         let GameSetup { rules, level, player } = before.setup.clone();
@@ -257,7 +262,7 @@ pub fn GameScreen(initial: GameView, preferences: Preferences) -> impl IntoView 
                     <GameFacts signals seat clock=Signal::derive(move || clock_text(state.with(|v| v.active_ms) + think_ms.get()))/>
                     <GameButtons
                         over=over
-                        game_id=Signal::derive(move || state.with(|v| v.id.clone()))
+                        game_id=Signal::derive(move || state.with(|v| if v.on_device { String::new() } else { v.id.clone() }))
                         busy=pending
                         can_resign=can_resign
                         on_restart=restart
@@ -353,9 +358,14 @@ impl GameActions {
     /// now, at the level chosen.
     fn restart(self) {
         let think_ms = self.think_ms;
-        let (kind, mut setup) = self.link.state.with_untracked(|v| (v.kind, v.setup.clone()));
+        let (kind, mut setup, on_device) = self.link.state.with_untracked(|v| (v.kind, v.setup.clone(), v.on_device));
         setup.level = self.chosen_level.get_untracked();
-        self.link.update(new_game(kind, setup.rules, setup.level, setup.player), move |next| {
+        let request: GameRequest = if on_device {
+            offline::game_request(String::new(), DeviceRequest::New { kind, setup, fen: None })
+        } else {
+            Box::pin(new_game(kind, setup.rules, setup.level, setup.player))
+        };
+        self.link.update(request, move |next| {
             think_ms.set(0);
             match Seat::of(next) {
                 Seat::Shared => "Nouvelle partie.".to_string(),
@@ -366,8 +376,10 @@ impl GameActions {
 
     fn resign(self) {
         let (seat, rules) = (self.seat, self.rules);
-        let id = self.link.state.with_untracked(|v| v.id.clone());
-        self.link.update(resign_game(id), move |next| {
+        let (id, on_device) = self.link.state.with_untracked(|v| (v.id.clone(), v.on_device));
+        let request =
+            if on_device { offline::game_request(id, DeviceRequest::Resign) } else { Box::pin(resign_game(id)) };
+        self.link.update(request, move |next| {
             next.replay().ok().and_then(|g| g.outcome()).map(|o| outcome_text(o, seat, &rules)).unwrap_or_default()
         });
     }
@@ -449,7 +461,12 @@ fn DrawOffer(link: GameLink, turn: Memo<Color>, over: Signal<bool>) -> impl Into
     };
     let accept = move |_| {
         let (id, ply) = at.get_untracked();
-        link.update(agree_draw(id, ply), move |_| {
+        let request = if state.with_untracked(|v| v.on_device) {
+            offline::game_request(id, DeviceRequest::AgreeDraw { seen: ply })
+        } else {
+            Box::pin(agree_draw(id, ply))
+        };
+        link.update(request, move |_| {
             offer.set(None);
             "Partie nulle d'un commun accord.".into()
         });

@@ -211,6 +211,10 @@ pub struct GameView {
     /// endgame rule declared a draw.
     #[serde(default)]
     pub played_on: bool,
+    /// Kept on the player's device (a game played offline): the browser
+    /// answers its requests itself, and the server never sees it.
+    #[serde(default)]
+    pub on_device: bool,
 }
 
 impl GameView {
@@ -229,6 +233,7 @@ impl GameView {
             score: None,
             needs_pseudonym: false,
             played_on: false,
+            on_device: false,
         }
     }
 

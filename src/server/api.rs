@@ -283,7 +283,7 @@ pub async fn hint(
     }
     let record = load_own(ctx, game_id).await?;
     let player = ctx.player.clone();
-    ctx.search(move || games::hint(&record, &player, ply)).await?
+    Ok(ctx.search(move || games::hint(&record, &player, ply)).await??)
 }
 
 /// Electronic board: a new game from a set-up position (FEN), at `level`,

@@ -63,6 +63,15 @@ impl From<tokio_postgres::Error> for ServerError {
 
 /// The pool's errors: waiting too long, or a connection it could not open,
 /// are the database out of reach.
+impl From<crate::record::RecordError> for ServerError {
+    fn from(error: crate::record::RecordError) -> ServerError {
+        match error {
+            crate::record::RecordError::Refused(refusal) => ServerError::Refused(refusal),
+            crate::record::RecordError::Corrupt { game, why } => ServerError::CorruptGame { game, why },
+        }
+    }
+}
+
 impl From<deadpool_postgres::PoolError> for ServerError {
     fn from(error: deadpool_postgres::PoolError) -> ServerError {
         match error {

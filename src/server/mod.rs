@@ -14,6 +14,7 @@ pub mod games;
 mod http_tests;
 pub mod limits;
 pub mod observe;
+pub mod offline;
 pub mod players;
 pub mod proxy;
 pub mod scores;
@@ -33,7 +34,7 @@ use leptos_axum::{generate_route_list, LeptosRoutes};
 use limits::{LimitsConfig, RateLimits};
 use proxy::TrustedProxies;
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
@@ -140,6 +141,11 @@ pub fn router(options: LeptosOptions, site: Site) -> Router {
     let ready_db = db.clone();
     let context_db = db.clone();
     let setup_site = (db.clone(), limits.clone());
+    let worker = offline::ServiceWorker::for_site(
+        Path::new(options.site_root.as_ref()),
+        &options.site_pkg_dir,
+        crate::app::pages::offline::OFFLINE_PATH,
+    );
     let sweeper = limits.clone();
     tokio::spawn(async move {
         let mut every_minute = tokio::time::interval(Duration::from_secs(60));
@@ -158,6 +164,7 @@ pub fn router(options: LeptosOptions, site: Site) -> Router {
         .route("/sante", get(move || health(health_db.clone())))
         .route("/pret", get(move || ready(ready_db.clone())))
         .route("/metrics", get(observe::metrics_page))
+        .route(offline::WORKER_PATH, get(move || std::future::ready(worker.response())))
         .route(
             crate::app::pages::setup::START_PATH,
             post(move |request: Request<Body>| {

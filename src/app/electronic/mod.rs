@@ -9,8 +9,9 @@ mod editor;
 pub use editor::{editor_fen, PositionEditor};
 
 use super::board::Board;
-use super::call::{GameLink, LinkMessages};
+use super::call::{GameLink, GameRequest, LinkMessages};
 use super::describe::ShownMove;
+use super::offline::{self, DeviceRequest};
 use super::panel::StatusLine;
 use super::play::{move_request, new_game, GameFrame, GameSignals};
 use super::status::{answer_announcement, status_text, Screen, Seat, Situation};
@@ -179,6 +180,25 @@ impl DeviceActions {
         self.link.state.with_untracked(|v| (v.id.clone(), v.moves.len()))
     }
 
+    /// The game is kept on the device: it answers itself.
+    fn on_device(self) -> bool {
+        self.link.state.with_untracked(|v| v.on_device)
+    }
+
+    /// `request` on the device's game, or `online` on the server's.
+    fn either(
+        self,
+        request: impl FnOnce(usize) -> DeviceRequest,
+        online: impl std::future::Future<Output = Result<GameView, AppError>> + 'static,
+    ) -> GameRequest {
+        let (id, ply) = self.at();
+        if self.on_device() {
+            offline::game_request(id, request(ply))
+        } else {
+            Box::pin(online)
+        }
+    }
+
     fn update(
         self,
         request: impl std::future::Future<Output = Result<GameView, AppError>> + 'static,
@@ -196,7 +216,8 @@ impl DeviceActions {
     fn take_back(self) {
         let (id, ply) = self.at();
         if let Some(to) = self.back_to.get_untracked() {
-            self.update(take_back(id, ply, to), |_| "Coup repris.".into());
+            let request = self.either(|seen| DeviceRequest::TakeBack { seen, to }, take_back(id, ply, to));
+            self.update(request, |_| "Coup repris.".into());
         }
     }
 
@@ -204,7 +225,13 @@ impl DeviceActions {
         let (id, ply) = self.at();
         let (hinted, announce) = (self.hinted, self.link.announce);
         let player = self.link.state.with_untracked(|v| v.setup.player);
-        self.link.ask(hint(id, ply, self.step.get_untracked()), move |choice: MoveChoice| {
+        let request: std::pin::Pin<Box<dyn std::future::Future<Output = Result<MoveChoice, AppError>>>> =
+            if self.on_device() {
+                Box::pin(offline::hint(id, ply))
+            } else {
+                Box::pin(hint(id, ply, self.step.get_untracked()))
+            };
+        self.link.ask(request, move |choice: MoveChoice| {
             announce.set(format!("Conseil : {}.", choice.text));
             hinted.set(Some(ShownMove::new(player, choice)));
         });
@@ -213,7 +240,9 @@ impl DeviceActions {
     fn switch_sides(self, turn: Color) {
         let view = self.link.state.get_untracked();
         if view.is_started() {
-            self.update(switch_sides(view.id, view.moves.len()), computer_said);
+            let request =
+                self.either(|seen| DeviceRequest::SwitchSides { seen }, switch_sides(view.id, view.moves.len()));
+            self.update(request, computer_said);
         } else {
             // Not stored yet: a game with the player on the other side, the
             // computer opening.
@@ -226,7 +255,9 @@ impl DeviceActions {
         let Some(level) = Step::new(n).map(Level::Ladder) else { return };
         let view = self.link.state.get_untracked();
         if view.is_started() {
-            self.update(set_level(view.id, view.moves.len(), n), |v| format!("{}.", v.level().label()));
+            let request =
+                self.either(|seen| DeviceRequest::SetLevel { seen, level }, set_level(view.id, view.moves.len(), n));
+            self.update(request, |v| format!("{}.", v.level().label()));
         } else {
             self.link.state.update(|v| v.setup.level = level);
         }
@@ -235,19 +266,32 @@ impl DeviceActions {
     fn new_game(self) {
         self.editing.set(false);
         let level = self.link.state.with_untracked(|v| v.setup.level);
-        self.update(new_game(GameKind::Electronic, Rules::ELECTRONIC, level, Color::White), |_| {
-            "Nouvelle partie.".into()
-        });
+        let request: GameRequest = if self.on_device() {
+            let setup = GameSetup::new(Rules::ELECTRONIC, level, Color::White);
+            offline::game_request(String::new(), DeviceRequest::New { kind: GameKind::Electronic, setup, fen: None })
+        } else {
+            Box::pin(new_game(GameKind::Electronic, Rules::ELECTRONIC, level, Color::White))
+        };
+        self.update(request, |_| "Nouvelle partie.".into());
     }
 
     fn play_on(self) {
         let (id, ply) = self.at();
-        self.update(play_on(id, ply), |_| "La partie continue.".into());
+        let request = self.either(|seen| DeviceRequest::PlayOn { seen }, play_on(id, ply));
+        self.update(request, |_| "La partie continue.".into());
     }
 
     fn set_up(self, fen: String, side: Color) {
-        let editing = self.editing;
-        self.update(start_position(fen, self.step.get_untracked(), side), move |_| {
+        let (editing, step) = (self.editing, self.step.get_untracked());
+        let request: GameRequest = match Step::new(step).map(Level::Ladder) {
+            Some(level) if self.on_device() => {
+                let setup = GameSetup::new(Rules::ELECTRONIC, level, side);
+                let new = DeviceRequest::New { kind: GameKind::Electronic, setup, fen: Some(fen) };
+                offline::game_request(String::new(), new)
+            }
+            _ => Box::pin(start_position(fen, step, side)),
+        };
+        self.update(request, move |_| {
             editing.set(false);
             "Position mise en place.".into()
         });

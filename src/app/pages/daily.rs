@@ -43,6 +43,10 @@ fn WaysToPlay() -> impl IntoView {
                     <a href="/dames-electroniques">"Dames électroniques"</a>
                     <span>"Le damier électronique : huit niveaux, reprendre, conseil, mise en place."</span>
                 </li>
+                <li>
+                    <a href="/hors-ligne">"Sur cet appareil"</a>
+                    <span>"Les mêmes parties sans connexion, gardées sur cet appareil (jamais classées)."</span>
+                </li>
             </ul>
         </nav>
     }

@@ -7,6 +7,7 @@ pub mod electronic;
 pub mod free;
 pub mod leaderboard;
 pub mod not_found;
+pub mod offline;
 pub mod replay;
 pub mod rules;
 pub mod settings;
