@@ -72,7 +72,7 @@ test.describe('phone', () => {
 
     // English draughts against the computer, as White: a few moves, a
     // reload, then to the end.
-    await newDeviceGame(page, 'free', { rules: 'english', level: 'debutant', color: 'blancs' });
+    await newDeviceGame(page, 'free', { rules: 'english', level: 'intermediaire', color: 'blancs' });
     await expect(page.locator('.board')).toHaveAttribute('data-rules', 'english');
     // The whole board on the first screen, as on every game page.
     for (const square of await page.locator('[data-square]').all()) {
@@ -84,6 +84,8 @@ test.describe('phone', () => {
       await playSomeMove(page, true);
       await expect(page.locator('.sq.movable, .status.over').first()).toBeVisible();
     }
+    // The computer searched in the offline games' worker, off the page.
+    expect(page.workers().map((w) => new URL(w.url()).pathname)).toContain('/appareil.js');
     await reloadAndResume(page, await fen(page));
     await playToTheEnd(page);
     await expect(page.locator('.status.over')).toContainText(/gagné|perdu|nulle/i);

@@ -141,10 +141,11 @@ pub fn router(options: LeptosOptions, site: Site) -> Router {
     let ready_db = db.clone();
     let context_db = db.clone();
     let setup_site = (db.clone(), limits.clone());
-    let worker = offline::ServiceWorker::for_site(
+    let offline::OfflineScripts { service_worker, device_worker } = offline::OfflineScripts::for_site(
         Path::new(options.site_root.as_ref()),
         &options.site_pkg_dir,
         crate::app::pages::offline::OFFLINE_PATH,
+        crate::app::offline::DEVICE_WORKER_PATH,
     );
     let sweeper = limits.clone();
     tokio::spawn(async move {
@@ -164,7 +165,8 @@ pub fn router(options: LeptosOptions, site: Site) -> Router {
         .route("/sante", get(move || health(health_db.clone())))
         .route("/pret", get(move || ready(ready_db.clone())))
         .route("/metrics", get(observe::metrics_page))
-        .route(offline::WORKER_PATH, get(move || std::future::ready(worker.response())))
+        .route(offline::WORKER_PATH, get(move || std::future::ready(service_worker.response())))
+        .route(crate::app::offline::DEVICE_WORKER_PATH, get(move || std::future::ready(device_worker.response())))
         .route(
             crate::app::pages::setup::START_PATH,
             post(move |request: Request<Body>| {

@@ -1,7 +1,8 @@
 //! What makes the site installable and playable offline: the service
-//! worker, written once at start-up for the build being served (its
-//! files, its hash), at `/sw.js`. The manifest and the icons are static
-//! files (`public/`).
+//! worker (at `/sw.js`) and the offline games' worker (the page names its
+//! path), both written once at start-up for the build being served (its
+//! files, its hash). The manifest and the icons are static files
+//! (`public/`).
 
 use axum::http::header;
 use axum::response::IntoResponse;
@@ -14,13 +15,21 @@ pub const WORKER_PATH: &str = "/sw.js";
 /// The files of the site root the worker keeps besides the bundle.
 const KEPT_STATIC: [&str; 4] = ["/manifest.webmanifest", "/favicon.svg", "/icone-192.png", "/icone-512.png"];
 
-/// The service worker for the bundle in `site_root/pkg_dir` (`pkg/<hash>`),
-/// serving `offline_page` to a navigation the network does not answer.
+/// A script written for the build being served.
 #[derive(Clone)]
-pub struct ServiceWorker(std::sync::Arc<str>);
+pub struct Script(std::sync::Arc<str>);
 
-impl ServiceWorker {
-    pub fn for_site(site_root: &Path, pkg_dir: &str, offline_page: &str) -> ServiceWorker {
+/// The two scripts of offline play for the bundle in `site_root/pkg_dir`
+/// (`pkg/<hash>`): the service worker serves `offline_page` to a
+/// navigation the network does not answer, and keeps the offline games'
+/// worker (served at `device_worker_path`) with the bundle.
+pub struct OfflineScripts {
+    pub service_worker: Script,
+    pub device_worker: Script,
+}
+
+impl OfflineScripts {
+    pub fn for_site(site_root: &Path, pkg_dir: &str, offline_page: &str, device_worker_path: &str) -> OfflineScripts {
         let build = pkg_dir.rsplit('/').next().filter(|b| *b != "pkg").unwrap_or("dev");
         let mut files: Vec<String> = std::fs::read_dir(site_root.join(pkg_dir))
             .map(|dir| {
@@ -31,19 +40,22 @@ impl ServiceWorker {
             })
             .unwrap_or_default();
         files.sort();
-        let mut kept = vec![offline_page.to_string()];
+        let mut kept = vec![offline_page.to_string(), device_worker_path.to_string()];
         kept.extend(KEPT_STATIC.iter().map(|s| s.to_string()));
         kept.extend(files);
         let list = serde_json::to_string(&kept).expect("a list of strings serialises");
-        let script = include_str!("service_worker.js")
+        let service_worker = include_str!("service_worker.js")
             .replace("__BUILD__", build)
             .replace("__OFFLINE_PAGE__", offline_page)
             .replace("__PRECACHE__", &list);
-        ServiceWorker(script.into())
+        let device_worker = include_str!("device_worker.js").replace("__PKG__", pkg_dir);
+        OfflineScripts { service_worker: Script(service_worker.into()), device_worker: Script(device_worker.into()) }
     }
+}
 
+impl Script {
     /// The script, never cached by HTTP: the browser checks it for a new
-    /// build on every visit.
+    /// build on every visit (the service worker keeps the device worker).
     pub fn response(&self) -> impl IntoResponse {
         (
             [(header::CONTENT_TYPE, "text/javascript; charset=utf-8"), (header::CACHE_CONTROL, "no-cache")],
@@ -64,19 +76,23 @@ mod tests {
         for file in ["dames.js", "dames.js.gz", "dames.wasm", "dames.wasm.br", "chunk_1.wasm", "dames.css"] {
             std::fs::write(pkg.join(file), b"x").unwrap();
         }
-        let worker = ServiceWorker::for_site(site.path(), "pkg/abc123", "/hors-ligne");
-        let script = &*worker.0;
+        let scripts = OfflineScripts::for_site(site.path(), "pkg/abc123", "/hors-ligne", "/appareil.js");
+        let script = &*scripts.service_worker.0;
         assert!(script.contains(r#"const BUILD = "abc123";"#));
         assert!(script.contains(r#"const OFFLINE_PAGE = "/hors-ligne";"#));
         let list = script.lines().find(|l| l.starts_with("const PRECACHE = ")).unwrap();
         let kept: Vec<String> =
             serde_json::from_str(list.trim_start_matches("const PRECACHE = ").trim_end_matches(';')).unwrap();
-        assert_eq!(kept[0], "/hors-ligne");
+        assert_eq!(kept[..2], ["/hors-ligne", "/appareil.js"]);
         for file in ["chunk_1.wasm", "dames.css", "dames.js", "dames.wasm"] {
             assert!(kept.contains(&format!("/pkg/abc123/{file}")), "{file} kept");
         }
         assert!(!kept.iter().any(|k| k.ends_with(".gz") || k.ends_with(".br")), "compressed twins are not");
         assert!(!script.contains("__"), "every placeholder filled");
+        let device = &*scripts.device_worker.0;
+        assert!(device.contains(r#"from "/pkg/abc123/dames.js""#));
+        assert!(device.contains(r#"module_or_path: "/pkg/abc123/dames.wasm""#));
+        assert!(!device.contains("__PKG__"));
     }
 
     /// A file missing from the list would fail the whole install.
@@ -91,7 +107,7 @@ mod tests {
     #[test]
     fn without_a_build_the_cache_is_named_dev() {
         let site = tempfile::tempdir().unwrap();
-        let worker = ServiceWorker::for_site(site.path(), "pkg", "/hors-ligne");
-        assert!(worker.0.contains(r#"const BUILD = "dev";"#));
+        let scripts = OfflineScripts::for_site(site.path(), "pkg", "/hors-ligne", "/appareil.js");
+        assert!(scripts.service_worker.0.contains(r#"const BUILD = "dev";"#));
     }
 }

@@ -4,13 +4,17 @@
 //! that the same moves get the same replies offline and online.
 //!
 //! What computes (the rules of extending a game, the bot's search and its
-//! weights, the device's store) is one lazily loaded piece of the bundle,
-//! behind [`answer_on_device`]: the first page a player opens does not
-//! load it; the service worker fetches it in the background and keeps it.
+//! weights, the device's store) is in lazily loaded pieces of the bundle,
+//! behind [`answer_on_device`] (the page's side) and a worker that runs
+//! the bundle's own code (the search, off the page's thread): the first
+//! page a player opens loads none of it; the service worker fetches it in
+//! the background and keeps it.
 
 mod device;
 #[cfg(feature = "hydrate")]
 mod store;
+#[cfg(feature = "hydrate")]
+mod worker;
 
 pub use device::{answer_on_device, DeviceAnswer, DeviceRequest};
 
@@ -21,13 +25,20 @@ use crate::protocol::{AppError, GameView};
 /// The player's id on the device: a device has one player.
 pub const DEVICE_PLAYER: &str = "appareil";
 
+/// Where the server serves the offline games' worker script.
+pub const DEVICE_WORKER_PATH: &str = "/appareil.js";
+
+/// The worker's entry point (`/appareil.js` calls it): one computation
+/// for a game kept on the device, JSON in and out.
+#[cfg(feature = "hydrate")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub async fn device_compute(message: String) -> String {
+    device::compute_on_device(message).await
+}
+
 /// A request on the game `id` kept on the device, answered with the game.
-/// The computer's search runs on the page's thread: it starts after a
-/// pause, so that the player's own move is drawn (and starts to slide)
-/// first.
 pub fn game_request(id: String, request: DeviceRequest) -> GameRequest {
     Box::pin(async move {
-        super::call::pause_ms(30).await;
         match answer_on_device(id, request).await? {
             DeviceAnswer::Game(view) => Ok(view),
             _ => Err(AppError::Internal),
