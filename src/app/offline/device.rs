@@ -215,7 +215,7 @@ mod tests {
         let mut game = AnyGame::new(AnyPosition::initial(Rules::ENGLISH).unwrap());
         let opening = game.bot_reply(Level::Intermediaire, u64::MAX).unwrap().long;
         assert_eq!((opened.seed, opened.player_id.as_str()), (u64::MAX, "appareil"));
-        assert_eq!(opened.moves, [opening.clone()]);
+        assert_eq!(opened.moves, std::slice::from_ref(&opening));
 
         game.play_long(&opening).unwrap();
         let mine = game.choices()[0].long.clone();
