@@ -24,8 +24,8 @@ if (!path) {
   console.error('usage: stub-async-hydration.mjs MODULE.wasm');
   process.exit(2);
 }
-// The names go out again as they came in (a debug build keeps them for
-// its stack traces).
+// The names go out again as they came in (wasm-opt drops them afterwards;
+// a module stubbed by hand keeps them for its stack traces).
 binaryen.setDebugInfo(true);
 const module = binaryen.readBinary(fs.readFileSync(path));
 // The features the rest of the build enables (rustc's wasm32 defaults,
@@ -52,7 +52,9 @@ for (let i = 0; i < module.getNumFunctions(); i++) {
 // element lookup that `hydrate` and `hydrate_async` both define became one
 // function named after the latter, which synchronous hydration calls. So a
 // candidate called directly by any function outside the set is kept, until
-// nothing changes.
+// nothing changes. (The lazy islands' chunks call the main module through
+// the function table, which this does not follow: the browser tests against
+// the release site are what checks them.)
 // Names in the text form: `$name`, or `$"name with spaces"`.
 const name = String.raw`\$("[^"]*"|[^\s()]+)`;
 const unquote = (text) => text.replace(/^"(.*)"$/, '$1');
