@@ -39,7 +39,7 @@ export default defineConfig({
     // test the rules and the screens, and went a third slower animated.
     // motion.spec.ts asks for the motion back.
     reducedMotion: 'reduce',
-    // The service worker would fetch the whole debug bundle (12 MB) in the
+    // The service worker would fetch the whole bundle (every lazy chunk) in the
     // background of every test; offline.spec.ts allows it.
     serviceWorkers: 'block',
     launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumArgs },

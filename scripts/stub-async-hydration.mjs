@@ -10,8 +10,8 @@
 // compiler keeps each one with the whole async state machine behind it:
 // about 70 KB of the main module's code before `wasm-opt`, 12 KB of brotli.
 // Should a future Leptos hydrate an island this way, the island would trap
-// at once: run the browser tests against the release site after an upgrade
-// (`make site-release`, then `cd end2end && npx playwright test`).
+// at once, and the browser tests, which drive the release bundle, would
+// fail.
 //
 // Usage: node scripts/stub-async-hydration.mjs MODULE.wasm
 // (rewritten in place; the module must still have its name section, as
@@ -53,8 +53,8 @@ for (let i = 0; i < module.getNumFunctions(); i++) {
 // function named after the latter, which synchronous hydration calls. So a
 // candidate called directly by any function outside the set is kept, until
 // nothing changes. (The lazy islands' chunks call the main module through
-// the function table, which this does not follow: the browser tests against
-// the release site are what checks them.)
+// the function table, which this does not follow: the browser tests, on
+// every lazy island's page, are what checks them.)
 // Names in the text form: `$name`, or `$"name with spaces"`.
 const name = String.raw`\$("[^"]*"|[^\s()]+)`;
 const unquote = (text) => text.replace(/^"(.*)"$/, '$1');
@@ -91,7 +91,7 @@ for (const candidate of candidates) {
 if (stubbed === 0) {
   // No name section, or Leptos renamed it: say so rather than quietly
   // shipping the bigger module.
-  console.error(`stub-async-hydration: no function named hydrate_async in ${path}`);
+  console.error(`stub-async-hydration: nothing named hydrate_async to stub in ${path}`);
   process.exit(1);
 }
 fs.writeFileSync(path, module.emitBinary());

@@ -41,10 +41,20 @@ export async function arrowTo(page: Page, target: number, size: number, flipped 
   expect(await focused()).toBe(target);
 }
 
-/** Waits until the page has hydrated: a click on a movable piece selects it. */
+/**
+ * Waits until the page has hydrated: every island on it is live (a lazy
+ * island only once its chunk has arrived), so a click on a movable piece
+ * selects it and a key reaches the screen.
+ */
 export async function waitForHydration(page: Page) {
   await expect(page.locator('html')).toBeVisible();
-  await page.waitForFunction(() => (window as any).__damesHydrated === true, null, { timeout: 30_000 });
+  await page.waitForFunction(
+    () =>
+      (window as any).__damesHydrated === true &&
+      ((window as any).__damesIslands ?? 0) >= document.querySelectorAll('leptos-island').length,
+    null,
+    { timeout: 30_000 },
+  );
 }
 
 export async function fen(page: Page): Promise<string> {

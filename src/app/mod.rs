@@ -34,6 +34,19 @@ pub fn set_page_status(error: &crate::protocol::AppError) {
     let _ = error;
 }
 
+/// Counts an island as live, in `window.__damesIslands`, for the browser
+/// tests (`waitForHydration` in `end2end/tests/helpers.ts`): the page's
+/// own flag is set before any island hydrates, and a lazy island hydrates
+/// only once its chunk has arrived. Every island calls it first.
+pub fn count_live_island() {
+    #[cfg(feature = "hydrate")]
+    {
+        let (global, key) = (js_sys::global(), wasm_bindgen::JsValue::from_str("__damesIslands"));
+        let live = js_sys::Reflect::get(&global, &key).ok().and_then(|v| v.as_f64()).unwrap_or(0.0);
+        let _ = js_sys::Reflect::set(&global, &key, &(live + 1.0).into());
+    }
+}
+
 /// A page that answers with a redirect (a form read on the server): `303
 /// See Other` to `path`, followed by every browser.
 pub fn redirect_page(path: &str) {

@@ -196,6 +196,7 @@ pub fn move_request(before: &GameView, text: String, think_ms: u64) -> GameReque
 
 #[island]
 pub fn GameScreen(initial: GameView, preferences: Preferences) -> impl IntoView {
+    crate::app::count_live_island();
     let seat = Seat::of(&initial);
     let rules = initial.setup.rules;
     let kind = initial.kind;

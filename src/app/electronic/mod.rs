@@ -93,6 +93,7 @@ fn take_back_target(game: &AnyGame, player: Color) -> Option<usize> {
 
 #[island(lazy)]
 pub fn ElectronicScreen(initial: GameView, preferences: Preferences) -> impl IntoView {
+    crate::app::count_live_island();
     let link = GameLink::new(initial);
     let (state, pending) = (link.state, link.pending());
     let hinted = RwSignal::new(None::<ShownMove>);

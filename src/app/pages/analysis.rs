@@ -57,6 +57,7 @@ pub fn AnalysisPage() -> impl IntoView {
 /// it and the progress bar while it runs.
 #[island(lazy)]
 fn GameAnalysis(game: GameView, state: AnalysisState, preferences: Preferences) -> impl IntoView {
+    crate::app::count_live_island();
     let Ok(replayed) = game.replay() else {
         return view! { <p class="error">"Cette partie ne se rejoue pas."</p> }.into_any();
     };

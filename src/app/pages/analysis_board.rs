@@ -126,6 +126,7 @@ impl Line {
 
 #[island(lazy)]
 fn AnalysisBoard(rules: Rules, start_fen: String, preferences: Preferences) -> impl IntoView {
+    crate::app::count_live_island();
     let start = AnyPosition::from_fen(&start_fen, rules).expect("the page checked the start");
     let line = Line::new(start);
     let position = Signal::derive(move || line.position());

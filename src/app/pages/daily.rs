@@ -57,6 +57,7 @@ fn WaysToPlay() -> impl IntoView {
 /// player's clock and time zone.
 #[island]
 fn Countdown() -> impl IntoView {
+    crate::app::count_live_island();
     let text = RwSignal::new(String::from("Un nouveau défi chaque jour à minuit (UTC)."));
     #[cfg(feature = "hydrate")]
     {

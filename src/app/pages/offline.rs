@@ -41,6 +41,7 @@ pub fn OfflinePage() -> impl IntoView {
 /// takes their place.
 #[island(lazy)]
 fn DeviceGames(preferences: Preferences) -> impl IntoView {
+    crate::app::count_live_island();
     let opened = RwSignal::new(None::<GameView>);
     let games = RwSignal::new(None::<Vec<GameView>>);
     let call = ServerCall::new();

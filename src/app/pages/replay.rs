@@ -48,6 +48,7 @@ pub fn game_not_shown(e: AppError) -> AnyView {
 
 #[island(lazy)]
 fn Replay(game: GameView, preferences: Preferences) -> impl IntoView {
+    crate::app::count_live_island();
     let Ok(replayed) = game.replay() else {
         return view! { <p class="error">"Cette partie ne se rejoue pas."</p> }.into_any();
     };
