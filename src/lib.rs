@@ -50,6 +50,7 @@ pub fn hydrate() {
     #[cfg(debug_assertions)]
     console_error_panic_hook::set_once();
     leptos::mount::hydrate_islands();
-    // A flag for the browser tests: the page now answers clicks.
+    // A flag for the browser tests: the bundle is running. The islands hydrate
+    // next, each counting itself live (`app::count_live_island`).
     let _ = js_sys::Reflect::set(&js_sys::global(), &"__damesHydrated".into(), &true.into());
 }
