@@ -5,8 +5,9 @@
 #    the pages that show them;
 # 2. wasm-bindgen writes the JS glue for the main module (keeping the
 #    exports the chunks link against);
-# 3. with RELEASE=1, the asynchronous hydration that islands never use is
-#    stubbed out of the main module (scripts/stub-async-hydration.mjs),
+# 3. with RELEASE=1, the code the site never runs but the exported
+#    function table keeps (asynchronous hydration, float formatting) is
+#    stubbed out of the main module (scripts/stub-unused-code.mjs),
 #    wasm-opt shrinks every module, each file gets a brotli
 #    twin (the server serves it to browsers that accept brotli) and the
 #    first page's wasm is held to its budget (scripts/wasm-budget.sh);
@@ -33,7 +34,7 @@ mv "$work/out/dames_bg.wasm" "$work/out/dames.wasm"
 cp style/main.css "$work/out/dames.css"
 
 if [ "${RELEASE:-0}" = 1 ]; then
-  node scripts/stub-async-hydration.mjs "$work/out/dames.wasm"
+  node scripts/stub-unused-code.mjs "$work/out/dames.wasm" $(find "$work/out" -name '*.wasm' ! -name dames.wasm)
   for module in "$work"/out/*.wasm; do
     # --converge: -Oz again until nothing shrinks (about 1 KB of brotli
     # off the main module).

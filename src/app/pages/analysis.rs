@@ -165,6 +165,15 @@ fn AnalysisProgress(done: u64, total: u64) -> impl IntoView {
 const GRAPH_WIDTH: f64 = 600.0;
 const GRAPH_HEIGHT: f64 = 160.0;
 
+/// `value` to the tenth (`12.3`, `-0.5`), written from integers: the
+/// browser's build carries no float formatting (it would weigh some 6 KB
+/// of brotli on every page; scripts/stub-unused-code.mjs takes it out).
+pub fn tenths(value: f64) -> String {
+    let tenths = (value * 10.0).round() as i64;
+    let sign = if tenths < 0 { "-" } else { "" };
+    format!("{sign}{}.{}", tenths.abs() / 10, tenths.abs() % 10)
+}
+
 /// Where an evaluation sits on the graph, from -1 (Black wins) to 1 (White
 /// wins): a man is plainly visible (0.44), three men near the top (0.79),
 /// and a proven win saturates.
@@ -187,13 +196,14 @@ fn EvalGraph(analysis: Analysis, ply: RwSignal<usize>) -> impl IntoView {
     let x = move |i: usize| i as f64 * step_x;
     let y = |eval: Eval| GRAPH_HEIGHT / 2.0 * (1.0 - 0.94 * graph_level(eval));
     let curve: Vec<(f64, f64)> = evals.iter().enumerate().map(|(i, e)| (x(i), y(*e))).collect();
-    let mid = GRAPH_HEIGHT / 2.0;
+    let mid = tenths(GRAPH_HEIGHT / 2.0);
+    let point = |(px, py): &(f64, f64)| format!("{},{}", tenths(*px), tenths(*py));
     let area = std::iter::once(format!("0,{mid}"))
-        .chain(curve.iter().map(|(px, py)| format!("{px:.1},{py:.1}")))
-        .chain(std::iter::once(format!("{:.1},{mid}", x(last))))
+        .chain(curve.iter().map(point))
+        .chain(std::iter::once(format!("{},{mid}", tenths(x(last)))))
         .collect::<Vec<_>>()
         .join(" ");
-    let line = curve.iter().map(|(px, py)| format!("{px:.1},{py:.1}")).collect::<Vec<_>>().join(" ");
+    let line = curve.iter().map(point).collect::<Vec<_>>().join(" ");
     // A move that lost is marked where it led: the point after it.
     let marks: Vec<(f64, f64, Verdict)> = analysis
         .plies
@@ -213,11 +223,12 @@ fn EvalGraph(analysis: Analysis, ply: RwSignal<usize>) -> impl IntoView {
         ev.prevent_default();
         ply.set(to);
     };
-    let cursor_x = move || format!("{:.1}", x(ply.get()));
+    let cursor_x = move || tenths(x(ply.get()));
+    let (width, height) = (tenths(GRAPH_WIDTH), tenths(GRAPH_HEIGHT));
     view! {
         <svg
             class="eval-graph"
-            viewBox=format!("0 0 {GRAPH_WIDTH} {GRAPH_HEIGHT}")
+            viewBox=format!("0 0 {width} {height}")
             role="slider"
             tabindex="0"
             aria-label="Évaluation de la partie, coup par coup"
@@ -228,21 +239,21 @@ fn EvalGraph(analysis: Analysis, ply: RwSignal<usize>) -> impl IntoView {
             on:keydown=on_key
             data-testid="graphe"
         >
-            <rect class="graph-black" x="0" y="0" width=GRAPH_WIDTH height=GRAPH_HEIGHT/>
+            <rect class="graph-black" x="0" y="0" width=width.clone() height=height.clone()/>
             <polygon class="graph-area" points=area/>
-            <line class="graph-mid" x1="0" y1=mid x2=GRAPH_WIDTH y2=mid/>
+            <line class="graph-mid" x1="0" y1=mid.clone() x2=width.clone() y2=mid/>
             <polyline class="graph-line" points=line/>
-            <line class="graph-cursor" x1=cursor_x y1="0" x2=cursor_x y2=GRAPH_HEIGHT/>
+            <line class="graph-cursor" x1=cursor_x y1="0" x2=cursor_x y2=height.clone()/>
             {marks.into_iter().map(|(cx, cy, verdict)| view! {
-                <circle class=format!("graph-mark {}", verdict.name()) cx=format!("{cx:.1}") cy=format!("{cy:.1}") r="8"/>
+                <circle class=format!("graph-mark {}", verdict.name()) cx=tenths(cx) cy=tenths(cy) r="8"/>
             }).collect_view()}
             {(0..=last).map(|i| view! {
                 <rect
                     class="graph-hit"
-                    x=format!("{:.1}", x(i) - step_x / 2.0)
+                    x=tenths(x(i) - step_x / 2.0)
                     y="0"
-                    width=format!("{step_x:.1}")
-                    height=GRAPH_HEIGHT
+                    width=tenths(step_x)
+                    height=height.clone()
                     data-ply=i
                     on:click=move |_| ply.set(i)
                 />
@@ -397,6 +408,16 @@ pub(crate) fn eval_text(eval: Eval) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_graph_writes_its_numbers_to_the_tenth() {
+        assert_eq!(tenths(600.0), "600.0");
+        assert_eq!(tenths(12.34), "12.3");
+        assert_eq!(tenths(12.36), "12.4");
+        assert_eq!(tenths(-0.5), "-0.5");
+        assert_eq!(tenths(-0.04), "0.0");
+        assert_eq!(tenths(7.0 / 3.0), "2.3");
+    }
 
     #[test]
     fn a_man_is_visible_on_the_graph_and_a_won_game_saturates_it() {
