@@ -7,7 +7,8 @@
 #    exports the chunks link against);
 # 3. with RELEASE=1, the code the site never runs but the exported
 #    function table keeps (asynchronous hydration, float formatting) is
-#    stubbed out of the main module (scripts/stub-unused-code.mjs),
+#    stubbed out of the main module (scripts/stub-unused-code.mjs), its
+#    imports from the glue get short names (scripts/shorten-imports.mjs),
 #    wasm-opt shrinks every module, each file gets a brotli
 #    twin (the server serves it to browsers that accept brotli) and the
 #    first page's wasm is held to its budget (scripts/wasm-budget.sh);
@@ -35,6 +36,7 @@ cp style/main.css "$work/out/dames.css"
 
 if [ "${RELEASE:-0}" = 1 ]; then
   node scripts/stub-unused-code.mjs "$work/out/dames.wasm" $(find "$work/out" -name '*.wasm' ! -name dames.wasm)
+  node scripts/shorten-imports.mjs "$work/out/dames.wasm" "$work/out/dames.js"
   for module in "$work"/out/*.wasm; do
     # --converge: -Oz again until nothing shrinks (about 1 KB of brotli
     # off the main module).
