@@ -34,14 +34,19 @@ find "$work/split" -maxdepth 1 -type f ! -name dames.wasm -exec cp {} "$work/out
 mv "$work/out/dames_bg.wasm" "$work/out/dames.wasm"
 cp style/main.css "$work/out/dames.css"
 
+# Binaryen does not read a subsection of the names wasm-split writes into
+# the chunks (it skips it and says so, once a chunk and a tool): not news.
+quiet_names() { grep -v 'unknown name subsection' >&2 || true; }
+
 if [ "${RELEASE:-0}" = 1 ]; then
-  node scripts/stub-unused-code.mjs "$work/out/dames.wasm" $(find "$work/out" -name '*.wasm' ! -name dames.wasm)
+  node scripts/stub-unused-code.mjs "$work/out/dames.wasm" \
+    $(find "$work/out" -name '*.wasm' ! -name dames.wasm) 2> >(quiet_names)
   node scripts/shorten-imports.mjs "$work/out/dames.wasm" "$work/out/dames.js"
   for module in "$work"/out/*.wasm; do
     # --converge: -Oz again until nothing shrinks (about 1 KB of brotli
     # off the main module).
     end2end/node_modules/.bin/wasm-opt -Oz --converge --enable-bulk-memory --enable-nontrapping-float-to-int \
-      "$module" -o "$module"
+      "$module" -o "$module" 2> >(quiet_names)
   done
 fi
 

@@ -9,7 +9,7 @@ use super::{Color, IllegalMove, Move, MoveList, Position};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize)]
 pub enum WinReason {
     /// The loser has no piece left.
     NoPieces,
@@ -18,6 +18,7 @@ pub enum WinReason {
     /// The loser gave up.
     Resignation,
 }
+crate::deserialize_by_name!(WinReason { NoPieces, Blocked, Resignation });
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub enum DrawReason {

@@ -17,6 +17,7 @@ pub mod geometry;
 pub mod hub;
 mod movegen;
 mod moves;
+pub mod names;
 pub mod notation;
 pub mod pdn;
 mod perft;

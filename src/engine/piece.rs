@@ -6,11 +6,12 @@ use std::ops::Not;
 
 /// A side. White sits at the bottom (squares 31–50 at the start) and moves
 /// first.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
 pub enum Color {
     White,
     Black,
 }
+crate::deserialize_by_name!(Color { White, Black });
 
 impl Color {
     /// The letter used in FEN and PDN: `W` or `B`.

@@ -10,7 +10,7 @@ use crate::engine::bot::Level;
 use crate::engine::{Color, Outcome, Preset, Rules, WinReason};
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum GameKind {
     /// The challenge of the UTC day: the day's seed, level intermediaire,
     /// the daily rules, the player White.
@@ -25,6 +25,7 @@ pub enum GameKind {
     /// one-king endgame rule. Never scored.
     Electronic,
 }
+crate::engine::deserialize_by_name!(GameKind { Daily, Free, TwoPlayers, Electronic });
 
 impl GameKind {
     pub const fn name(self) -> &'static str {

@@ -12,7 +12,7 @@ pub const PREFERENCES_COOKIE: &str = "dames_reglages";
 pub const PREFERENCES_MAX_AGE: u64 = 365 * 24 * 3600;
 
 /// The board's colours.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
 pub enum Palette {
     /// Brown wood, the site's own look.
     #[default]
@@ -22,6 +22,7 @@ pub enum Palette {
     /// Black and white squares, yellow cues and thick outlines.
     HighContrast,
 }
+crate::engine::deserialize_by_name!(Palette { Wood, Green, HighContrast });
 
 impl Palette {
     pub const ALL: [Palette; 3] = [Palette::Wood, Palette::Green, Palette::HighContrast];
@@ -49,7 +50,7 @@ impl Palette {
 }
 
 /// How a capture of several pieces (a rafle) is entered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
 pub enum RafleInput {
     /// A tap on the final square plays the rafle when only one ends there;
     /// the landing squares are tapped one by one only when several do.
@@ -58,6 +59,7 @@ pub enum RafleInput {
     /// Every landing square is tapped, one after the other.
     SquareBySquare,
 }
+crate::engine::deserialize_by_name!(RafleInput { FinalSquare, SquareBySquare });
 
 impl RafleInput {
     pub const ALL: [RafleInput; 2] = [RafleInput::FinalSquare, RafleInput::SquareBySquare];
