@@ -35,12 +35,11 @@ mv "$work/out/dames_bg.wasm" "$work/out/dames.wasm"
 cp style/main.css "$work/out/dames.css"
 
 # Binaryen does not read a subsection of the names wasm-split writes into
-# the chunks (it skips it and says so, once a chunk and a tool): not news.
+# the chunks (wasm-opt skips it and says so, once a chunk): not news.
 quiet_names() { grep -v 'unknown name subsection' >&2 || true; }
 
 if [ "${RELEASE:-0}" = 1 ]; then
-  node scripts/stub-unused-code.mjs "$work/out/dames.wasm" \
-    $(find "$work/out" -name '*.wasm' ! -name dames.wasm) 2> >(quiet_names)
+  node scripts/stub-unused-code.mjs "$work/out/dames.wasm" "$cargo_wasm"
   node scripts/shorten-imports.mjs "$work/out/dames.wasm" "$work/out/dames.js"
   for module in "$work"/out/*.wasm; do
     # --converge: -Oz again until nothing shrinks (about 1 KB of brotli

@@ -24,21 +24,23 @@
 //    …`), which then lacks the number. That message is never shown: the
 //    server's answers are its own JSON, and its errors are French texts.
 //    The formatter weighs about 14 KB of code, 6.5 KB of brotli. The stub
-//    is checked rather than trusted: serde's message is stubbed first,
-//    then the float formatter only when no other function and no data (a
-//    vtable, say) holds its table index, in the main module or in any
-//    lazy chunk (they call it through the same table); otherwise it is
-//    left as it is, with a warning, and the size budget says the rest.
+//    is checked rather than trusted, on the module as the linker wrote it
+//    (before the split: every chunk's code is in it), whose relocations
+//    say exactly where the address of each function is taken: the
+//    formatter is stubbed only when serde's message is the one place that
+//    takes its address or calls it; otherwise it is left as it is, with a
+//    warning naming the other places, and the size budget says the rest.
 //
-// Usage: node scripts/stub-unused-code.mjs MODULE.wasm [CHUNK.wasm…]
-// (the main module is rewritten in place and must still have its name
-// section, as wasm-bindgen leaves it; the chunks are only read).
+// Usage: node scripts/stub-unused-code.mjs MODULE.wasm LINKED.wasm
+// (MODULE, after wasm-bindgen, is rewritten in place and must still have
+// its name section, as wasm-bindgen leaves it; LINKED is cargo's output,
+// linked with --emit-relocs, and is only read).
 import fs from 'node:fs';
 import binaryen from '../end2end/node_modules/binaryen/index.js';
 
-const [path, ...chunks] = process.argv.slice(2);
-if (!path) {
-  console.error('usage: stub-unused-code.mjs MODULE.wasm [CHUNK.wasm…]');
+const [path, linkedPath] = process.argv.slice(2);
+if (!path || !linkedPath) {
+  console.error('usage: stub-unused-code.mjs MODULE.wasm LINKED.wasm');
   process.exit(2);
 }
 const fail = (message) => {
@@ -70,41 +72,25 @@ const functionsNamed = (pattern) => {
   return found;
 };
 
-// The text form, read once: who calls whom directly, and the constants in
-// each function's body. Names are `$name`, or `$"name with spaces"`.
+// Who calls whom directly, from the text form. Names are `$name`, or
+// `$"name with spaces"`.
 const name = String.raw`\$("[^"]*"|[^\s()]+)`;
 const unquote = (text) => text.replace(/^"(.*)"$/, '$1');
 const funcHeader = new RegExp(String.raw`^ \(func ` + name);
 const directCall = new RegExp(String.raw`\((?:return_)?call ` + name, 'g');
-const constant = /\(i32\.const (\d+)\)/g;
 const callers = new Map();
-/// Each function's i32 constants, by function, of a module's text form.
-const constantsIn = (text, onCall) => {
-  const constants = new Map();
-  let current = null;
-  for (const line of text.split('\n')) {
-    const func = line.match(funcHeader);
-    if (func) {
-      current = unquote(func[1]);
-      constants.set(current, new Set());
-      continue;
+let current = null;
+for (const line of module.emitText().split('\n')) {
+  const func = line.match(funcHeader);
+  if (func) current = unquote(func[1]);
+  else if (current !== null) {
+    for (const call of line.matchAll(directCall)) {
+      const callee = unquote(call[1]);
+      if (!callers.has(callee)) callers.set(callee, new Set());
+      callers.get(callee).add(current);
     }
-    if (current === null) continue;
-    if (onCall) for (const call of line.matchAll(directCall)) onCall(current, unquote(call[1]));
-    for (const value of line.matchAll(constant)) constants.get(current).add(Number(value[1]));
   }
-  return constants;
-};
-const constantsOf = constantsIn(module.emitText(), (caller, callee) => {
-  if (!callers.has(callee)) callers.set(callee, new Set());
-  callers.get(callee).add(caller);
-});
-// The chunks' functions, named after their file.
-const chunkBytes = chunks.map((chunk) => fs.readFileSync(chunk));
-chunks.forEach((chunk, i) => {
-  const text = binaryen.readBinary(chunkBytes[i]).emitText();
-  for (const [func, values] of constantsIn(text)) constantsOf.set(`${chunk}: ${func}`, values);
-});
+}
 
 // 1. Asynchronous hydration. Mangled (`13hydrate_async`) or not, as
 // wasm-bindgen's --no-demangle leaves them.
@@ -138,88 +124,148 @@ const writeNothing = (info) => {
   if (info.results !== binaryen.i32) fail(`${info.name} does not return an i32`);
   binaryen.Function.setBody(module.getFunction(info.name), module.i32.const(0));
 };
-// serde's `WithDecimalPoint` (its `Display` and the writer inside it).
-const serdeFloat = functionsNamed(/serde_core\.\.de\.\.WithDecimalPoint/);
-// `<f64 as Display>::fmt`: legacy mangling, or v0 (`core::fmt::float`, `d`
-// for f64).
-const [floatDisplay, ...others] = functionsNamed(/f64 as core\.\.fmt\.\.Display|4core3fmt5floatdNtB7_7Display3fmt/);
+// serde's `WithDecimalPoint` (its `Display` and the writer inside it), and
+// `<f64 as Display>::fmt`: legacy mangling, or v0 (`core::fmt::float`,
+// `d` for f64).
+const serdeMessage = /WithDecimalPoint/;
+const floatFormatter = /f64 as core\.\.fmt\.\.Display|4core3fmt5floatdNtB7_7Display3fmt/;
+const serdeFloat = functionsNamed(serdeMessage);
+const [floatDisplay, ...others] = functionsNamed(floatFormatter);
 if (serdeFloat.length === 0 || !floatDisplay || others.length > 0) {
   console.warn('stub-unused-code: warning: serde\'s float message or the float formatter not found once; left as they are');
 } else {
+  const users = usersOf(fs.readFileSync(linkedPath), floatFormatter).filter((user) => !serdeMessage.test(user));
   serdeFloat.forEach(writeNothing);
-  const stubbed = new Set(serdeFloat.map((info) => info.name));
-  const index = tableIndexOf(floatDisplay.name);
-  const heldBy = [...constantsOf].filter(([func, values]) => !stubbed.has(func) && values.has(index)).map(([func]) => func);
-  if (index === null) {
-    console.warn('stub-unused-code: warning: the float formatter is not in the function table; left as it is');
-  } else if (heldBy.length > 0 || [bytes, ...chunkBytes].some((module) => dataHolds(module, index))) {
+  if (users.length > 0) {
     console.warn(
-      `stub-unused-code: warning: the float formatter's table index ${index} is held by ` +
-        `${heldBy.length > 0 ? heldBy.join(', ') : 'the data'}: something may write a float; left as it is`,
+      `stub-unused-code: warning: the float formatter is used by ${users.join(', ')}: ` +
+        'something writes a float; left as it is',
     );
   } else {
     writeNothing(floatDisplay);
-    console.log('stub-unused-code: the float formatter stubbed (its one caller, serde\'s message, too)');
+    console.log('stub-unused-code: the float formatter stubbed (its one user, serde\'s message, too)');
   }
 }
 
 if (!module.validate()) fail('the stubbed module does not validate');
 fs.writeFileSync(path, module.emitBinary());
 
-/// The function table's index of function `func`, from the active element
-/// segments at constant offsets; null when it is not in the table.
-function tableIndexOf(func) {
-  for (let i = 0; i < module.getNumElementSegments(); i++) {
-    const segment = binaryen.getElementSegmentInfo(module.getElementSegmentByIndex(i));
-    const at = segment.data.indexOf(func);
-    if (at >= 0 && segment.offset) return binaryen.getExpressionInfo(segment.offset).value + at;
-  }
-  return null;
-}
-
-/// Whether any data segment of the module `bytes` holds `value` as a
-/// little-endian u32, at any byte (a function pointer in a static, such as
-/// a vtable). Read from the binary's data section (id 11): a count, then
-/// each segment's flags, its offset expression or memory index as the
-/// flags say, its size and bytes.
-function dataHolds(bytes, value) {
-  let at = 8;
+/// Where the linked module `bytes` uses a function whose symbol matches
+/// `pattern`: the names of the functions whose code takes its address or
+/// calls it, and `a static` for its address in data (a vtable, say). Read
+/// from the linker's relocations (`reloc.CODE`, `reloc.DATA`) and symbol
+/// table (`linking`, subsection 8), as the tool conventions describe them.
+function usersOf(bytes, pattern) {
+  let at = 0;
   const leb = () => {
-    let result = 0;
-    let shift = 0;
-    for (;;) {
+    let value = 0;
+    for (let shift = 0; ; shift += 7) {
       const byte = bytes[at++];
-      result += (byte & 0x7f) * 2 ** shift;
-      if ((byte & 0x80) === 0) return result;
-      shift += 7;
+      value += (byte & 0x7f) * 2 ** shift;
+      if ((byte & 0x80) === 0) return value;
     }
   };
-  const skipConstantExpression = () => {
-    // `i32.const N end` (or any expression up to its `end`, 0x0b, read by
-    // instruction: the offsets here are constants or globals).
-    const opcode = bytes[at++];
-    if (opcode === 0x41 || opcode === 0x23) leb();
-    else fail(`an unexpected data offset (opcode ${opcode})`);
-    if (bytes[at++] !== 0x0b) fail('an unexpected data offset');
+  const text = () => {
+    const length = leb();
+    at += length;
+    return bytes.subarray(at - length, at).toString();
   };
-  const needle = Buffer.alloc(4);
-  needle.writeUInt32LE(value);
+  // The sections: custom ones by name, the others by id.
+  const sections = new Map();
+  at = 8;
   while (at < bytes.length) {
     const id = bytes[at++];
     const size = leb();
     const end = at + size;
-    if (id === 11) {
-      for (let count = leb(); count > 0; count--) {
+    const key = id === 0 ? text() : id;
+    sections.set(key, [at, end]);
+    at = end;
+  }
+  for (const needed of [2, 10, 'linking', 'reloc.CODE']) {
+    if (!sections.has(needed)) fail(`${linkedPath} has no section ${needed} (is it linked with --emit-relocs?)`);
+  }
+  // Imported functions come first in the index space.
+  [at] = sections.get(2);
+  let importedFunctions = 0;
+  for (let count = leb(); count > 0; count--) {
+    text();
+    text();
+    const kind = bytes[at++];
+    if (kind === 0) {
+      leb();
+      importedFunctions++;
+    } else if (kind === 1 || kind === 2) {
+      if (kind === 1) at++;
+      const flags = leb();
+      leb();
+      if (flags & 1) leb();
+    } else if (kind === 3) at += 2;
+    else fail(`an import of an unexpected kind (${kind}) in ${linkedPath}`);
+  }
+  // The symbols: the functions' (kind 0) names and indices.
+  let [linking, linkingEnd] = sections.get('linking');
+  at = linking;
+  leb(); // version
+  const functionSymbols = new Map();
+  const functionNames = new Map();
+  while (at < linkingEnd) {
+    const type = bytes[at++];
+    const size = leb();
+    const end = at + size;
+    if (type === 8) {
+      for (let symbol = 0, count = leb(); symbol < count; symbol++) {
+        const kind = bytes[at++];
         const flags = leb();
-        if (flags === 2) leb();
-        if (flags !== 1) skipConstantExpression();
-        const length = leb();
-        if (bytes.subarray(at, at + length).indexOf(needle) >= 0) return true;
-        at += length;
+        const undefined_ = (flags & 0x10) !== 0;
+        if (kind === 0 || kind === 2 || kind === 4 || kind === 5) {
+          const index = leb();
+          const named = !undefined_ || (flags & 0x40) !== 0;
+          const symbolName = named ? text() : '';
+          if (kind === 0) {
+            functionSymbols.set(symbol, symbolName);
+            if (!undefined_) functionNames.set(index, symbolName);
+          }
+        } else if (kind === 1) {
+          text();
+          if (!undefined_) {
+            leb();
+            leb();
+            leb();
+          }
+        } else if (kind === 3) leb();
+        else fail(`a symbol of an unexpected kind (${kind}) in ${linkedPath}`);
       }
-      return false;
     }
     at = end;
   }
-  return false;
+  // The code section's function bodies, by offset in its payload.
+  const [code] = sections.get(10);
+  at = code;
+  const bodies = [];
+  for (let i = 0, count = leb(); i < count; i++) {
+    const size = leb();
+    bodies.push([at - code, at - code + size, importedFunctions + i]);
+    at += size;
+  }
+  const functionAt = (offset) => bodies.find(([start, end]) => start <= offset && offset < end)?.[2];
+  // The relocations naming such a function: a table index taken (types 1,
+  // 2, 12, 18, 19, 24) or a call (0, 26). Types that carry an addend:
+  // 3–5, 8, 9, 11, 14–17, 21–23, 25.
+  const users = new Set();
+  const addend = new Set([3, 4, 5, 8, 9, 11, 14, 15, 16, 17, 21, 22, 23, 25]);
+  const useOf = new Set([0, 1, 2, 12, 18, 19, 24, 26]);
+  for (const [section, inData] of [['reloc.CODE', false], ['reloc.DATA', true]]) {
+    if (!sections.has(section)) continue;
+    [at] = sections.get(section);
+    leb(); // the section they apply to
+    for (let count = leb(); count > 0; count--) {
+      const type = bytes[at++];
+      const offset = leb();
+      const symbol = leb();
+      if (addend.has(type)) leb();
+      if (!useOf.has(type) || !functionSymbols.has(symbol) || !pattern.test(functionSymbols.get(symbol))) continue;
+      users.add(inData ? 'a static' : functionNames.get(functionAt(offset)) ?? `function ${functionAt(offset)}`);
+    }
+  }
+  return [...users];
 }
