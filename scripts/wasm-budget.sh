@@ -8,7 +8,7 @@
 # Usage: scripts/wasm-budget.sh BUNDLE_DIR (a release bundle, with .br twins)
 set -euo pipefail
 bundle=$1
-budget=${DAMES_WASM_BUDGET:-223600}
+budget=${DAMES_WASM_BUDGET:-213900}
 main="$bundle/dames.wasm.br"
 if ! [ -f "$main" ]; then
   echo "wasm-budget: no $main (a release bundle has brotli twins)" >&2
