@@ -83,8 +83,9 @@ impl<'de> Deserialize<'de> for Men {
         let men = f64::deserialize(deserializer)?;
         let hundredths = (men * 100.0).round();
         if !hundredths.is_finite() || hundredths.abs() > f64::from(i32::MAX) {
-            // serde's own message names the number (the browser's build
-            // writes no float: scripts/stub-unused-code.mjs).
+            // serde's message for an unexpected float, which the browser's
+            // build writes without the number (it carries no float
+            // formatting: scripts/stub-unused-code.mjs).
             return Err(serde::de::Error::invalid_value(serde::de::Unexpected::Float(men), &"an amount of men"));
         }
         Ok(Men(hundredths as i32))

@@ -10,7 +10,10 @@ use serde::de::{Deserialize, Deserializer, Error};
 
 /// The index in `names` of the name `deserializer` holds; an error naming
 /// the expected ones otherwise, as the derive's.
-pub fn variant_index<'de, D: Deserializer<'de>>(deserializer: D, names: &'static [&'static str]) -> Result<usize, D::Error> {
+pub fn variant_index<'de, D: Deserializer<'de>>(
+    deserializer: D,
+    names: &'static [&'static str],
+) -> Result<usize, D::Error> {
     let name = String::deserialize(deserializer)?;
     names.iter().position(|known| *known == name).ok_or_else(|| D::Error::unknown_variant(&name, names))
 }
@@ -55,6 +58,9 @@ mod tests {
         let error = serde_json::from_str::<Shade>("\"Blue\"").unwrap_err().to_string();
         assert!(error.contains("unknown variant `Blue`, expected `Light` or `DarkGreen`"), "{error}");
         assert!(serde_json::from_str::<Shade>("1").is_err());
-        assert_eq!(serde_json::from_str::<Vec<Shade>>(r#"["DarkGreen","Light"]"#).unwrap(), [Shade::DarkGreen, Shade::Light]);
+        assert_eq!(
+            serde_json::from_str::<Vec<Shade>>(r#"["DarkGreen","Light"]"#).unwrap(),
+            [Shade::DarkGreen, Shade::Light]
+        );
     }
 }
