@@ -12,6 +12,7 @@
 // Usage: node scripts/shorten-imports.mjs MODULE.wasm GLUE.js (both
 // rewritten in place; run after wasm-bindgen, before wasm-opt).
 import fs from 'node:fs';
+import { imports, sections } from './wasm-reader.mjs';
 
 const [wasmPath, gluePath] = process.argv.slice(2);
 if (!wasmPath || !gluePath) {
@@ -34,17 +35,7 @@ const tableEnd = glue.indexOf('\n    };\n', tableStart);
 if (tableStart < 0 || tableEnd < 0) fail(`no table of imports (const import0 = {…}) in ${gluePath}`);
 const table = glue.slice(tableStart, tableEnd);
 
-/// Reads an unsigned LEB128 at `at` of `buffer`: [value, next offset].
-const readLeb = (buffer, at) => {
-  let value = 0;
-  let shift = 0;
-  for (;;) {
-    const byte = buffer[at++];
-    value += (byte & 0x7f) * 2 ** shift;
-    if ((byte & 0x80) === 0) return [value, at];
-    shift += 7;
-  }
-};
+/// `value` as an unsigned LEB128, as the binary writes sizes and counts.
 const leb = (value) => {
   const out = [];
   do {
@@ -57,8 +48,7 @@ const leb = (value) => {
 };
 const utf8 = (text) => Buffer.concat([leb(Buffer.byteLength(text)), Buffer.from(text)]);
 
-// Short names, in the order of the imports: `a`, `b`, … `Z`, `a0`…, never
-// a name the glue's table already uses for something kept.
+// Short names, in the order of the imports: `a`, `b`, … `Z`, `a1`…
 const alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const shortName = (i) => {
   let name = alphabet[i % alphabet.length];
@@ -68,67 +58,51 @@ const shortName = (i) => {
   return name;
 };
 
-// The import section (id 2): each entry's module and field names, then its
-// description, copied as it is.
+// The import section (id 2) written again with the new names, each entry's
+// description copied as it is; the other sections as they are.
 const renames = new Map();
-const sections = [];
-let at = 8;
-let found = false;
-while (at < bytes.length) {
-  const id = bytes[at];
-  const [size, bodyStart] = readLeb(bytes, at + 1);
-  const end = bodyStart + size;
-  if (id !== 2) {
-    sections.push(bytes.subarray(at, end));
-    at = end;
+const parts = [bytes.subarray(0, 8)];
+for (const section of sections(bytes)) {
+  if (section.id !== 2) {
+    parts.push(bytes.subarray(section.start, section.end));
     continue;
   }
-  found = true;
-  let [count, p] = readLeb(bytes, bodyStart);
-  const entries = [leb(count)];
-  for (let i = 0; i < count; i++) {
-    let length;
-    [length, p] = readLeb(bytes, p);
-    const module = bytes.subarray(p, p + length).toString();
-    p += length;
-    [length, p] = readLeb(bytes, p);
-    const field = bytes.subarray(p, p + length).toString();
-    p += length;
-    const descriptionStart = p;
-    const kind = bytes[p++];
-    if (kind === 0) [, p] = readLeb(bytes, p); // a function: its type
-    else if (kind === 1 || kind === 2) {
-      if (kind === 1) p++; // a table: its element type
-      let flags;
-      [flags, p] = readLeb(bytes, p);
-      [, p] = readLeb(bytes, p);
-      if (flags & 1) [, p] = readLeb(bytes, p);
-    } else if (kind === 3) p += 2; // a global: its type and mutability
-    else fail(`an import of an unexpected kind (${kind})`);
+  let read;
+  try {
+    read = imports(bytes, section.body);
+  } catch (error) {
+    fail(error.message);
+  }
+  if (read.end !== section.end) fail('the import section did not read to its end');
+  const entries = [leb(read.entries.length)];
+  for (const { module, field, descriptionStart, descriptionEnd } of read.entries) {
     let name = field;
     if (module === GLUE_MODULE) {
       name = shortName(renames.size);
       renames.set(field, name);
     }
-    entries.push(utf8(module), utf8(name), bytes.subarray(descriptionStart, p));
+    entries.push(utf8(module), utf8(name), bytes.subarray(descriptionStart, descriptionEnd));
   }
-  if (p !== end) fail('the import section did not read to its end');
   const body = Buffer.concat(entries);
-  sections.push(Buffer.concat([Buffer.from([2]), leb(body.length), body]));
-  at = end;
+  parts.push(Buffer.from([2]), leb(body.length), body);
 }
-if (!found || renames.size === 0) fail(`no imports from ${GLUE_MODULE} in ${wasmPath}`);
+if (renames.size === 0) fail(`no imports from ${GLUE_MODULE} in ${wasmPath}`);
 
 // The same names in the glue's table, each key once: every import must be
-// found there, or the module would not link.
+// found there, or the module would not link, and no short name may be a
+// key the table already has.
+const keyOf = (name) => new RegExp(String.raw`^(        )${name.replace(/[$]/g, '\\$&')}(: )`, 'm');
+for (const short of renames.values()) {
+  if (keyOf(short).test(table)) fail(`the glue's table already has a key ${short}`);
+}
 let renamed = table;
 for (const [long, short] of renames) {
-  const key = new RegExp(String.raw`^(        )${long.replace(/[$]/g, '\\$&')}(: )`, 'm');
+  const key = keyOf(long);
   if (!key.test(renamed)) fail(`the import ${long} is not in the glue's table`);
   renamed = renamed.replace(key, `$1${short}$2`);
 }
 glue = glue.slice(0, tableStart) + renamed + glue.slice(tableEnd);
 
-fs.writeFileSync(wasmPath, Buffer.concat([bytes.subarray(0, 8), ...sections]));
+fs.writeFileSync(wasmPath, Buffer.concat(parts));
 fs.writeFileSync(gluePath, glue);
 console.log(`shorten-imports: ${renames.size} imports renamed`);

@@ -37,6 +37,7 @@
 // linked with --emit-relocs, and is only read).
 import fs from 'node:fs';
 import binaryen from '../end2end/node_modules/binaryen/index.js';
+import { imports, Reader, sections } from './wasm-reader.mjs';
 
 const [path, linkedPath] = process.argv.slice(2);
 if (!path || !linkedPath) {
@@ -156,96 +157,55 @@ fs.writeFileSync(path, module.emitBinary());
 /// from the linker's relocations (`reloc.CODE`, `reloc.DATA`) and symbol
 /// table (`linking`, subsection 8), as the tool conventions describe them.
 function usersOf(bytes, pattern) {
-  let at = 0;
-  const leb = () => {
-    let value = 0;
-    for (let shift = 0; ; shift += 7) {
-      const byte = bytes[at++];
-      value += (byte & 0x7f) * 2 ** shift;
-      if ((byte & 0x80) === 0) return value;
-    }
-  };
-  const text = () => {
-    const length = leb();
-    at += length;
-    return bytes.subarray(at - length, at).toString();
-  };
-  // The sections: custom ones by name, the others by id.
-  const sections = new Map();
-  at = 8;
-  while (at < bytes.length) {
-    const id = bytes[at++];
-    const size = leb();
-    const end = at + size;
-    const key = id === 0 ? text() : id;
-    sections.set(key, [at, end]);
-    at = end;
-  }
+  const byName = new Map(sections(bytes).map((section) => [section.name ?? section.id, section]));
   for (const needed of [2, 10, 'linking', 'reloc.CODE']) {
-    if (!sections.has(needed)) fail(`${linkedPath} has no section ${needed} (is it linked with --emit-relocs?)`);
+    if (!byName.has(needed)) fail(`${linkedPath} has no section ${needed} (is it linked with --emit-relocs?)`);
   }
   // Imported functions come first in the index space.
-  [at] = sections.get(2);
-  let importedFunctions = 0;
-  for (let count = leb(); count > 0; count--) {
-    text();
-    text();
-    const kind = bytes[at++];
-    if (kind === 0) {
-      leb();
-      importedFunctions++;
-    } else if (kind === 1 || kind === 2) {
-      if (kind === 1) at++;
-      const flags = leb();
-      leb();
-      if (flags & 1) leb();
-    } else if (kind === 3) at += 2;
-    else fail(`an import of an unexpected kind (${kind}) in ${linkedPath}`);
-  }
+  const importedFunctions = imports(bytes, byName.get(2).body).entries.filter((entry) => entry.kind === 0).length;
   // The symbols: the functions' (kind 0) names and indices.
-  let [linking, linkingEnd] = sections.get('linking');
-  at = linking;
-  leb(); // version
+  const linking = byName.get('linking');
+  const reader = new Reader(bytes, linking.body);
+  reader.leb(); // version
   const functionSymbols = new Map();
   const functionNames = new Map();
-  while (at < linkingEnd) {
-    const type = bytes[at++];
-    const size = leb();
-    const end = at + size;
+  while (reader.at < linking.end) {
+    const type = reader.byte();
+    const end = reader.leb() + reader.at;
     if (type === 8) {
-      for (let symbol = 0, count = leb(); symbol < count; symbol++) {
-        const kind = bytes[at++];
-        const flags = leb();
+      for (let symbol = 0, count = reader.leb(); symbol < count; symbol++) {
+        const kind = reader.byte();
+        const flags = reader.leb();
         const undefined_ = (flags & 0x10) !== 0;
         if (kind === 0 || kind === 2 || kind === 4 || kind === 5) {
-          const index = leb();
+          const index = reader.leb();
           const named = !undefined_ || (flags & 0x40) !== 0;
-          const symbolName = named ? text() : '';
+          const symbolName = named ? reader.name() : '';
           if (kind === 0) {
             functionSymbols.set(symbol, symbolName);
             if (!undefined_) functionNames.set(index, symbolName);
           }
         } else if (kind === 1) {
-          text();
+          reader.name();
           if (!undefined_) {
-            leb();
-            leb();
-            leb();
+            reader.leb();
+            reader.leb();
+            reader.leb();
           }
-        } else if (kind === 3) leb();
+        } else if (kind === 3) reader.leb();
         else fail(`a symbol of an unexpected kind (${kind}) in ${linkedPath}`);
       }
     }
-    at = end;
+    reader.at = end;
   }
-  // The code section's function bodies, by offset in its payload.
-  const [code] = sections.get(10);
-  at = code;
+  // The code section's function bodies, by offset in its contents.
+  const code = byName.get(10);
+  reader.at = code.body;
   const bodies = [];
-  for (let i = 0, count = leb(); i < count; i++) {
-    const size = leb();
-    bodies.push([at - code, at - code + size, importedFunctions + i]);
-    at += size;
+  for (let i = 0, count = reader.leb(); i < count; i++) {
+    const size = reader.leb();
+    bodies.push([reader.at - code.body, reader.at - code.body + size, importedFunctions + i]);
+    reader.at += size;
   }
   const functionAt = (offset) => bodies.find(([start, end]) => start <= offset && offset < end)?.[2];
   // The relocations naming such a function: a table index taken (types 1,
@@ -255,14 +215,14 @@ function usersOf(bytes, pattern) {
   const addend = new Set([3, 4, 5, 8, 9, 11, 14, 15, 16, 17, 21, 22, 23, 25]);
   const useOf = new Set([0, 1, 2, 12, 18, 19, 24, 26]);
   for (const [section, inData] of [['reloc.CODE', false], ['reloc.DATA', true]]) {
-    if (!sections.has(section)) continue;
-    [at] = sections.get(section);
-    leb(); // the section they apply to
-    for (let count = leb(); count > 0; count--) {
-      const type = bytes[at++];
-      const offset = leb();
-      const symbol = leb();
-      if (addend.has(type)) leb();
+    if (!byName.has(section)) continue;
+    reader.at = byName.get(section).body;
+    reader.leb(); // the section they apply to
+    for (let count = reader.leb(); count > 0; count--) {
+      const type = reader.byte();
+      const offset = reader.leb();
+      const symbol = reader.leb();
+      if (addend.has(type)) reader.leb();
       if (!useOf.has(type) || !functionSymbols.has(symbol) || !pattern.test(functionSymbols.get(symbol))) continue;
       users.add(inData ? 'a static' : functionNames.get(functionAt(offset)) ?? `function ${functionAt(offset)}`);
     }
