@@ -94,13 +94,16 @@ fn probcut_finds_two_move_shots() {
 /// Frontier pruning (`fort`'s since version 4) judges the last plies by
 /// the evaluation: it must not hide a shot either, and the nodes it saves
 /// must go deeper. At 200,000 nodes, from middlegame positions, the same
-/// budget completes more plies with it than without.
+/// budget completes as many plies with it as without or more, and more
+/// over the three (with version 6's weights one of them, a closed
+/// position, reaches 8 plies either way).
 #[test]
 fn frontier_pruning_finds_two_move_shots_and_searches_deeper() {
     let pruned = Limits { nodes: 200_000, ..Level::Fort.limits() };
     assert!(pruned.frontier_pruning, "fort prunes");
     finds_two_move_shots(&pruned);
     let unpruned = Limits { frontier_pruning: false, ..pruned };
+    let (mut total_with, mut total_without) = (0, 0);
     for fen in [
         "W:W27,28,32,33,37,38,39,42,43,48:B3,7,8,12,13,16,17,18,19,23",
         "W:W31,32,33,34,35,36,38,41,42,45:B6,7,8,11,12,14,15,16,17,19",
@@ -109,8 +112,10 @@ fn frontier_pruning_finds_two_move_shots_and_searches_deeper() {
         let pos = Position::from_fen(fen).unwrap();
         let depth = |limits: &Limits| bot::search(&pos, DrawCounters::default(), limits).unwrap().depth;
         let (with, without) = (depth(&pruned), depth(&unpruned));
-        assert!(with > without, "{fen}: {with} plies with pruning, {without} without");
+        assert!(with >= without, "{fen}: {with} plies with pruning, {without} without");
+        (total_with, total_without) = (total_with + with, total_without + without);
     }
+    assert!(total_with > total_without, "{total_with} plies with pruning in all, {total_without} without");
 }
 
 #[test]
@@ -295,7 +300,7 @@ fn verification_reports_the_earliest_move_that_is_not_the_bots() {
 /// neither resumed nor scored) and write the new replies here.
 #[test]
 fn the_computers_play_is_pinned_to_its_version() {
-    assert_eq!(bot::BOT_VERSION, 5, "write the replies of the new version below");
+    assert_eq!(bot::BOT_VERSION, 6, "write the replies of the new version below");
     let pinned_replies = [
         (
             Level::Debutant,
@@ -336,7 +341,7 @@ fn the_computers_play_is_pinned_to_its_version() {
     let game = game_from(Position::start(), 7, Level::Fort, 12);
     assert_eq!(
         bot_moves(&game),
-        "19-23 23-28 17x28{22} 16x27{21} 20-24 14x25{20}",
+        "19-23 23-28 17x28{22} 16x27{21} 20-25 28x19{23}",
         "fort's play changed: bump BOT_VERSION"
     );
     // `fort`'s search in a middlegame: its move, how deep it saw and what
@@ -347,7 +352,7 @@ fn the_computers_play_is_pinned_to_its_version() {
     let search = reply.search.expect("a searched reply");
     assert_eq!(
         (reply.mv.long_form().to_string(), search.depth, search.score),
-        ("39-34".to_string(), 16, 98),
+        ("39-34".to_string(), 16, 44),
         "fort's search changed: bump BOT_VERSION"
     );
     for (rules, level, pinned) in eight {

@@ -37,7 +37,10 @@ use std::str::FromStr;
 /// 5: `fort` judges positions by the learned evaluation (weights in two
 /// phases fitted to its own searches' scores); the other levels are
 /// unchanged.
-pub const BOT_VERSION: u32 = 5;
+/// 6: `fort`'s learned weights of the fourth generation (fitted to the
+/// searches of games played by the weights before them); the other levels
+/// are unchanged.
+pub const BOT_VERSION: u32 = 6;
 
 /// The bot's first moves of a game from the usual start drawn at random
 /// among the legal moves: games start differently without any opening

@@ -450,7 +450,16 @@ impl<G: Geometry> Searcher<G> {
             if entry.depth as i32 >= depth {
                 let score = from_table(entry.score, ply);
                 match entry.bound {
-                    Bound::Exact => return score,
+                    Bound::Exact => {
+                        if !window.is_null() {
+                            // The line below goes up to the root's variation:
+                            // read it now, while the table still holds it.
+                            let mut line = std::mem::take(&mut self.lines[ply]);
+                            self.table_line(node, &mut line, depth as usize);
+                            self.lines[ply] = line;
+                        }
+                        return score;
+                    }
                     Bound::Lower if score >= window.beta => return score,
                     Bound::Upper if score <= window.alpha => return score,
                     _ => {}
@@ -803,20 +812,26 @@ impl<G: Geometry> Searcher<G> {
     }
 
     /// `pv`, the line the search gathered from `pos`, carried on by the
-    /// table's best replies where it stops short (at a table hit, or where
-    /// a last iteration cut short found a better move), up to 16 moves.
+    /// table's best replies where it stops short (where a last iteration
+    /// cut short found a better move), up to 16 moves.
     fn extend_from_table(&self, pos: &Position<G>, pv: &mut Vec<Move<G>>) {
         let mut node = Node { pos: *pos, ply: 0, king_only: self.root_counters.king_only_plies };
         for mv in pv.iter() {
             node = node.child(mv);
         }
-        while pv.len() < 16 {
+        self.table_line(node, pv, 16);
+    }
+
+    /// Appends to `line` the table's best moves from `node` on, as long as
+    /// it holds them, until `line` has `max` moves.
+    fn table_line(&self, mut node: Node<G>, line: &mut Vec<Move<G>>, max: usize) {
+        while line.len() < max {
             let key = table_key(zobrist(&node.pos), node.king_only);
             let Some(mv) = self.probe(key).and_then(|entry| entry.best) else { break };
             if !node.pos.legal_moves().contains(&mv) {
                 break;
             }
-            pv.push(mv);
+            line.push(mv);
             node = node.child(&mv);
         }
     }
