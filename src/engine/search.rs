@@ -812,8 +812,8 @@ impl<G: Geometry> Searcher<G> {
     }
 
     /// `pv`, the line the search gathered from `pos`, carried on by the
-    /// table's best replies where it stops short (where a last iteration
-    /// cut short found a better move), up to 16 moves.
+    /// table's best replies wherever it stops short (the line of a last
+    /// iteration cut short, or a table line that ran out), up to 16 moves.
     fn extend_from_table(&self, pos: &Position<G>, pv: &mut Vec<Move<G>>) {
         let mut node = Node { pos: *pos, ply: 0, king_only: self.root_counters.king_only_plies };
         for mv in pv.iter() {
