@@ -486,6 +486,7 @@ impl AnalysisJob {
         Ok(match &self.game {
             AnyGame::Eight(g) => search_position(g, index, self.budget),
             AnyGame::Ten(g) => search_position(g, index, self.budget),
+            #[cfg(feature = "twelve")]
             AnyGame::Twelve(g) => search_position(g, index, self.budget),
         })
     }

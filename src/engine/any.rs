@@ -3,9 +3,17 @@
 //! games, the command line, test data) and so cannot name the board's type.
 //! What they answer speaks in square numbers and move texts, so that the
 //! page and the server never meet the board's type either.
+//!
+//! The 12×12 board is behind the crate's `twelve` feature (on by default):
+//! the browser's first bundle leaves it out, which keeps every 12×12
+//! function out of the page a player opens first, and loads the bundle
+//! that has it only where a 12×12 board is shown. Without the feature a
+//! board of 12 is refused with [`PositionError::BoardNotBuilt`].
 
 use super::bot::{self, Level};
-use super::geometry::{Eight, Geometry, Ten, Twelve};
+#[cfg(feature = "twelve")]
+use super::geometry::Twelve;
+use super::geometry::{Eight, Geometry, Ten};
 use super::notation::{move_to_text, move_to_text_among, parse_long_form, parse_move, FenError, MoveTextError};
 use super::pdn::{move_texts, write_pdn};
 use super::{
@@ -19,6 +27,7 @@ use serde::{Deserialize, Serialize};
 pub enum AnyPosition {
     Eight(Position<Eight>),
     Ten(Position<Ten>),
+    #[cfg(feature = "twelve")]
     Twelve(Position<Twelve>),
 }
 
@@ -28,6 +37,7 @@ macro_rules! on_board {
         match $any {
             AnyPosition::Eight($p) => $body,
             AnyPosition::Ten($p) => $body,
+            #[cfg(feature = "twelve")]
             AnyPosition::Twelve($p) => $body,
         }
     };
@@ -38,7 +48,10 @@ impl AnyPosition {
     pub fn initial(rules: Rules) -> Result<AnyPosition, PositionError> {
         Ok(match rules.size {
             8 => AnyPosition::Eight(Position::initial(rules)?),
+            #[cfg(feature = "twelve")]
             12 => AnyPosition::Twelve(Position::initial(rules)?),
+            #[cfg(not(feature = "twelve"))]
+            12 => return Err(PositionError::BoardNotBuilt(12)),
             _ => AnyPosition::Ten(Position::initial(rules)?),
         })
     }
@@ -47,7 +60,10 @@ impl AnyPosition {
     pub fn from_fen(fen: &str, rules: Rules) -> Result<AnyPosition, FenError> {
         Ok(match rules.size {
             8 => AnyPosition::Eight(Position::from_fen_with(fen, rules)?),
+            #[cfg(feature = "twelve")]
             12 => AnyPosition::Twelve(Position::from_fen_with(fen, rules)?),
+            #[cfg(not(feature = "twelve"))]
+            12 => return Err(FenError::Position(PositionError::BoardNotBuilt(12))),
             _ => AnyPosition::Ten(Position::from_fen_with(fen, rules)?),
         })
     }
@@ -139,18 +155,22 @@ pub struct Layout {
     pub size: u8,
 }
 
-/// Runs `$body` with `$G` naming the geometry of a board of `$size`.
+/// Runs `$body` with `$G` naming the geometry of a board of `$size`; a
+/// board this build leaves out gives `$absent`.
 macro_rules! on_size {
-    ($size:expr, |$G:ident| $body:expr) => {
+    ($size:expr, |$G:ident| $body:expr, or $absent:expr) => {
         match $size {
             8 => {
                 type $G = Eight;
                 $body
             }
+            #[cfg(feature = "twelve")]
             12 => {
                 type $G = Twelve;
                 $body
             }
+            #[cfg(not(feature = "twelve"))]
+            12 => $absent,
             _ => {
                 type $G = Ten;
                 $body
@@ -168,17 +188,18 @@ impl Layout {
     /// The number of the dark square at `row` (0 = Black's side) and
     /// `column` (0 = left as White sees it), if it is one.
     pub fn square_at(self, row: u8, column: u8) -> Option<u8> {
-        on_size!(self.size, |G| Square::<G>::from_row_column(row, column).map(Square::number))
+        on_size!(self.size, |G| Square::<G>::from_row_column(row, column).map(Square::number), or None)
     }
 
     /// The row and column of square `number` (which must be on the board).
     pub fn row_column(self, number: u8) -> Option<(u8, u8)> {
-        on_size!(self.size, |G| Square::<G>::new(number).map(|s| (s.row(), s.column())))
+        on_size!(self.size, |G| Square::<G>::new(number).map(|s| (s.row(), s.column())), or None)
     }
 
     /// The FEN of pieces on this board (square number and piece), legal
     /// position or not: what a position editor sends to be checked.
-    /// Squares off the board are left out.
+    /// Squares off the board are left out; a board this build leaves out
+    /// gives an empty text, which no position reads.
     pub fn fen_of(self, turn: Color, pieces: impl IntoIterator<Item = (u8, Piece)>) -> String {
         on_size!(self.size, |G| {
             let mut setup =
@@ -193,7 +214,7 @@ impl Layout {
                 }
             }
             setup.to_fen()
-        })
+        }, or String::new())
     }
 }
 
@@ -264,6 +285,7 @@ fn jumped_on<G: Geometry>(pos: &Position<G>, from: u8, steps: &[u8]) -> Vec<u8> 
 pub enum AnyGame {
     Eight(Game<Eight>),
     Ten(Game<Ten>),
+    #[cfg(feature = "twelve")]
     Twelve(Game<Twelve>),
 }
 
@@ -272,6 +294,7 @@ macro_rules! on_game {
         match $any {
             AnyGame::Eight($g) => $body,
             AnyGame::Ten($g) => $body,
+            #[cfg(feature = "twelve")]
             AnyGame::Twelve($g) => $body,
         }
     };
@@ -316,6 +339,7 @@ impl AnyGame {
         match start {
             AnyPosition::Eight(p) => AnyGame::Eight(Game::new(p)),
             AnyPosition::Ten(p) => AnyGame::Ten(Game::new(p)),
+            #[cfg(feature = "twelve")]
             AnyPosition::Twelve(p) => AnyGame::Twelve(Game::new(p)),
         }
     }
@@ -326,6 +350,7 @@ impl AnyGame {
         match start {
             AnyPosition::Eight(p) => AnyGame::Eight(Game::with_endgame_limit(p, moves)),
             AnyPosition::Ten(p) => AnyGame::Ten(Game::with_endgame_limit(p, moves)),
+            #[cfg(feature = "twelve")]
             AnyPosition::Twelve(p) => AnyGame::Twelve(Game::with_endgame_limit(p, moves)),
         }
     }
@@ -349,6 +374,7 @@ impl AnyGame {
         match self {
             AnyGame::Eight(g) => AnyPosition::Eight(*g.start()),
             AnyGame::Ten(g) => AnyPosition::Ten(*g.start()),
+            #[cfg(feature = "twelve")]
             AnyGame::Twelve(g) => AnyPosition::Twelve(*g.start()),
         }
     }
@@ -357,6 +383,7 @@ impl AnyGame {
         match self {
             AnyGame::Eight(g) => AnyPosition::Eight(*g.position()),
             AnyGame::Ten(g) => AnyPosition::Ten(*g.position()),
+            #[cfg(feature = "twelve")]
             AnyGame::Twelve(g) => AnyPosition::Twelve(*g.position()),
         }
     }
@@ -433,6 +460,7 @@ impl AnyGame {
         match self {
             AnyGame::Eight(g) => g.positions().into_iter().map(AnyPosition::Eight).collect(),
             AnyGame::Ten(g) => g.positions().into_iter().map(AnyPosition::Ten).collect(),
+            #[cfg(feature = "twelve")]
             AnyGame::Twelve(g) => g.positions().into_iter().map(AnyPosition::Twelve).collect(),
         }
     }

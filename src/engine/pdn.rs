@@ -319,14 +319,19 @@ pub fn replay(pdn: &PdnGame) -> Result<Game, ReplayError> {
 /// move) and why.
 pub fn replay_any(pdn: &PdnGame, default: Rules) -> Result<super::any::AnyGame, (usize, String)> {
     use super::any::AnyGame;
-    use super::geometry::{Eight, Twelve};
+    use super::geometry::Eight;
+    #[cfg(feature = "twelve")]
+    use super::geometry::Twelve;
     fn on<G: Geometry>(pdn: &PdnGame, rules: Rules) -> Result<Game<G>, (usize, String)> {
         replay_with::<G>(pdn, rules).map_err(|e| (e.ply().unwrap_or(0), e.to_string()))
     }
     let rules = pdn.rules(default).map_err(|e| (0, e))?;
     Ok(match rules.size {
         8 => AnyGame::Eight(on::<Eight>(pdn, rules)?),
+        #[cfg(feature = "twelve")]
         12 => AnyGame::Twelve(on::<Twelve>(pdn, rules)?),
+        #[cfg(not(feature = "twelve"))]
+        12 => return Err((0, super::PositionError::BoardNotBuilt(12).to_string())),
         _ => AnyGame::Ten(on::<Ten>(pdn, rules)?),
     })
 }

@@ -32,6 +32,9 @@ pub enum PositionError {
     NoSideToMove,
     /// The rules are for another board than the position's.
     WrongBoard { rules: u8, board: u8 },
+    /// A board of this size is left out of this build (the engine's
+    /// `twelve` feature: see [`crate::any`]).
+    BoardNotBuilt(u8),
 }
 
 impl fmt::Display for PositionError {
@@ -47,6 +50,7 @@ impl fmt::Display for PositionError {
             PositionError::WrongBoard { rules, board } => {
                 write!(f, "rules for a {rules}×{rules} board on a {board}×{board} board")
             }
+            PositionError::BoardNotBuilt(size) => write!(f, "the {size}×{size} board is not in this build"),
         }
     }
 }

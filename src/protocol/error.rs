@@ -209,6 +209,9 @@ pub fn fen_error_fr(e: &crate::engine::FenError) -> String {
         }
         Position(PositionError::NoSideToMove) => "Choisissez le camp qui a le trait.".into(),
         Position(PositionError::WrongBoard { .. }) => "Cette position n'est pas sur le bon damier.".into(),
+        Position(PositionError::BoardNotBuilt(size)) => {
+            format!("Le damier de {size} × {size} n'est pas dans le code chargé par cette page : rechargez-la.")
+        }
     }
 }
 
