@@ -65,22 +65,30 @@ tools-postgres:
 tools-release:
 	./scripts/install-tools.sh --release
 
+# $(call build-site,CARGO,PROFILE,PROFILE_DIR,RELEASE): the two browser
+# builds (the first bundle, then the one with the 12×12 board: see
+# src/app/bundle.rs), which cargo writes to the same file, so the first is
+# copied aside; then the site laid out from both.
+define build-site
+	$(1) build --lib --target $(WASM_TARGET) --features hydrate --profile $(2)
+	cp target/$(WASM_TARGET)/$(3)/dames.wasm target/$(WASM_TARGET)/$(3)/dames-first.wasm
+	$(1) build --lib --target $(WASM_TARGET) --features hydrate,twelve --profile $(2)
+	RELEASE=$(4) ./scripts/bundle-site.sh target/$(WASM_TARGET)/$(3)/dames-first.wasm target/$(WASM_TARGET)/$(3)/dames.wasm
+endef
+
 site:
-	$(CARGO) build --lib --target $(WASM_TARGET) --features hydrate
-	./scripts/bundle-site.sh target/$(WASM_TARGET)/debug/dames.wasm
+	$(call build-site,$(CARGO),dev,debug,0)
 
 ## The release site from the linted build (the one `make check` made): the
 ## browser tests drive what ships, and a first page over its wasm budget
 ## fails `make test` (scripts/wasm-budget.sh).
 linted-site:
-	$(LINTED_CARGO) build --lib --target $(WASM_TARGET) --features hydrate --profile wasm-release
-	RELEASE=1 ./scripts/bundle-site.sh target/$(WASM_TARGET)/wasm-release/dames.wasm
+	$(call build-site,$(LINTED_CARGO),wasm-release,wasm-release,1)
 
 ## The release site: split, optimised, brotli twins, and the first page's
 ## wasm held to its budget (scripts/wasm-budget.sh).
 site-release:
-	$(CARGO) build --lib --target $(WASM_TARGET) --features hydrate --profile wasm-release
-	RELEASE=1 ./scripts/bundle-site.sh target/$(WASM_TARGET)/wasm-release/dames.wasm
+	$(call build-site,$(CARGO),wasm-release,wasm-release,1)
 
 server:
 	$(CARGO) build --bin dames --features ssr

@@ -2,6 +2,7 @@
 //! on the server and hydrated in the browser.
 
 pub mod board;
+pub mod bundle;
 pub mod call;
 pub mod describe;
 pub mod diagram;
@@ -60,8 +61,9 @@ pub fn redirect_page(path: &str) {
     let _ = path;
 }
 
-/// The HTML document around the app. The bundle's name carries its content
-/// hash (see `server::Config::leptos_options`), so the stylesheet's does too.
+/// The HTML document around the app. The bundle's folder carries its
+/// content hash (see `server::Config::leptos_options`), so the
+/// stylesheet's does too; which bundle a page loads, [`bundle`] says.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
     let css = format!("/{}/{}.css", options.site_pkg_dir, options.output_name);
     view! {
@@ -74,7 +76,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta name="theme-color" content="#2b2118"/>
                 <link rel="stylesheet" href=css/>
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml"/>
-                <HydrationScripts options islands=true/>
+                <bundle::BundleScripts options/>
                 // Before the browser code arrives, taps on the board are
                 // answered from what the server wrote (first_taps.js).
                 <script>{include_str!("first_taps.js")}</script>

@@ -31,9 +31,13 @@ pub struct OfflineScripts {
 impl OfflineScripts {
     pub fn for_site(site_root: &Path, pkg_dir: &str, offline_page: &str, device_worker_path: &str) -> OfflineScripts {
         let build = pkg_dir.rsplit('/').next().filter(|b| *b != "pkg").unwrap_or("dev");
+        // The first bundle's files only: the one with the 12×12 board (its
+        // douze/ folder, see app::bundle) is fetched by the pages that show
+        // such a board, which no game kept on the device has.
         let mut files: Vec<String> = std::fs::read_dir(site_root.join(pkg_dir))
             .map(|dir| {
-                dir.filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+                dir.filter_map(|entry| entry.ok().filter(|e| e.file_type().is_ok_and(|t| t.is_file())))
+                    .filter_map(|entry| entry.file_name().into_string().ok())
                     .filter(|name| !name.ends_with(".gz") && !name.ends_with(".br"))
                     .map(|name| format!("/{pkg_dir}/{name}"))
                     .collect()
@@ -76,6 +80,8 @@ mod tests {
         for file in ["dames.js", "dames.js.gz", "dames.wasm", "dames.wasm.br", "chunk_1.wasm", "dames.css"] {
             std::fs::write(pkg.join(file), b"x").unwrap();
         }
+        std::fs::create_dir(pkg.join("douze")).unwrap();
+        std::fs::write(pkg.join("douze/dames.wasm"), b"x").unwrap();
         let scripts = OfflineScripts::for_site(site.path(), "pkg/abc123", "/hors-ligne", "/appareil.js");
         let script = &*scripts.service_worker.0;
         assert!(script.contains(r#"const BUILD = "abc123";"#));
@@ -88,6 +94,7 @@ mod tests {
             assert!(kept.contains(&format!("/pkg/abc123/{file}")), "{file} kept");
         }
         assert!(!kept.iter().any(|k| k.ends_with(".gz") || k.ends_with(".br")), "compressed twins are not");
+        assert!(!kept.iter().any(|k| k.contains("douze")), "nor the 12×12 bundle, a folder: {kept:?}");
         assert!(!script.contains("__"), "every placeholder filled");
         let device = &*scripts.device_worker.0;
         assert!(device.contains(r#"from "/pkg/abc123/dames.js""#));

@@ -4,6 +4,7 @@
 //! position and the line exported as FEN and PDN. Nothing is stored.
 
 use crate::app::board::Board;
+use crate::app::bundle::{go_to_full_bundle, lacks_board};
 use crate::app::call::ServerCall;
 use crate::app::describe::ShownMove;
 use crate::app::electronic::PositionEditor;
@@ -31,19 +32,24 @@ pub async fn import_pdn(text: String, index: usize) -> Result<ImportedGame, AppE
     Ok(analysis_board::import_pdn(&api::RequestContext::current()?, text, index).await?)
 }
 
-/// The board's rules and start from the address (`?regles=english&fen=…`),
-/// international from its start when absent; a bad one is a 400 with the
-/// reason.
+/// The board's rules, start and line from the address
+/// (`?regles=english&fen=…&coups=…`, the moves in long form, separated by
+/// spaces), international from its start when absent; a bad one is a 400
+/// with the reason.
 #[component]
 pub fn AnalysisBoardPage() -> impl IntoView {
     let query = use_query_map();
-    let asked = query.with_untracked(|q| start_from(q.get("regles").as_deref(), q.get("fen").as_deref()));
+    let asked = query.with_untracked(|q| {
+        let start = start_from(q.get("regles").as_deref(), q.get("fen").as_deref())?;
+        let moves = line_from(start, q.get("coups").as_deref().unwrap_or_default())?;
+        Ok::<_, AppError>((start, moves))
+    });
     view! {
         <Title text="Échiquier d'analyse — Dames"/>
         {match asked {
-            Ok(start) => {
+            Ok((start, moves)) => {
                 let preferences = crate::app::settings::current_preferences();
-                view! { <AnalysisBoard rules=start.rules() start_fen=start.to_fen() preferences/> }.into_any()
+                view! { <AnalysisBoard rules=start.rules() start_fen=start.to_fen() moves preferences/> }.into_any()
             }
             Err(e) => {
                 crate::app::set_page_status(&e);
@@ -68,6 +74,38 @@ fn start_from(rules: Option<&str>, fen: Option<&str>) -> Result<AnyPosition, App
         Some(fen) => AnyPosition::from_fen(fen, rules).map_err(|e| AppError::BadRequest(fen_error_fr(&e))),
         None => AnyPosition::initial(rules).map_err(|e| AppError::BadRequest(e.to_string())),
     }
+}
+
+/// The moves of `text` (long forms separated by spaces), each legal in
+/// turn from `start`.
+fn line_from(start: AnyPosition, text: &str) -> Result<Vec<String>, AppError> {
+    let mut game = AnyGame::new(start);
+    text.split_whitespace()
+        .enumerate()
+        .map(|(i, long)| match game.play_long(long) {
+            Ok(_) => Ok(long.to_string()),
+            Err(_) => Err(AppError::BadRequest(format!(
+                "Le coup {} de la ligne, « {} », n'est pas jouable.",
+                i + 1,
+                crate::protocol::error::clip_quote(long)
+            ))),
+        })
+        .collect()
+}
+
+/// The address of the analysis board under `rules`, from `fen` (else
+/// their start) with the line `moves`: where the board goes when the
+/// running code lacks it (see [`crate::app::bundle`]).
+fn address_of(rules: Rules, fen: Option<&str>, moves: &[String]) -> String {
+    use crate::app::panel::percent_encode;
+    let mut address = format!("/analyse?regles={}", percent_encode(&rules.to_string()));
+    if let Some(fen) = fen {
+        address.push_str(&format!("&fen={}", percent_encode(fen)));
+    }
+    if !moves.is_empty() {
+        address.push_str(&format!("&coups={}", percent_encode(&moves.join(" "))));
+    }
+    address
 }
 
 /// What the board holds: its rules and start, the line played from there,
@@ -125,10 +163,11 @@ impl Line {
 }
 
 #[island(lazy)]
-fn AnalysisBoard(rules: Rules, start_fen: String, preferences: Preferences) -> impl IntoView {
+fn AnalysisBoard(rules: Rules, start_fen: String, moves: Vec<String>, preferences: Preferences) -> impl IntoView {
     crate::app::count_live_island();
     let start = AnyPosition::from_fen(&start_fen, rules).expect("the page checked the start");
     let line = Line::new(start);
+    line.moves.set(moves);
     let position = Signal::derive(move || line.position());
     let options = Signal::derive(move || {
         let at_end = line.ply.get() == line.game.with(AnyGame::ply_count);
@@ -302,6 +341,7 @@ fn RulesPicker(line: Line) -> impl IntoView {
     let text = RwSignal::new(line.rules().to_string());
     let error = RwSignal::new(None::<String>);
     let apply = move |spec: String| match Rules::parse(spec.trim()) {
+        Ok(rules) if lacks_board(rules) => go_to_full_bundle(&address_of(rules, None, &[])),
         Ok(rules) => match AnyPosition::initial(rules) {
             Ok(start) => {
                 error.set(None);
@@ -413,6 +453,9 @@ fn PdnImport(line: Line) -> impl IntoView {
     let call = ServerCall::new();
     let import = move |index: usize| {
         call.send(import_pdn(text.get_untracked(), index), move |imported: ImportedGame| {
+            if lacks_board(imported.rules) {
+                return go_to_full_bundle(&address_of(imported.rules, Some(&imported.start_fen), &imported.moves));
+            }
             let start = AnyPosition::from_fen(&imported.start_fen, imported.rules);
             if let Ok(start) = start {
                 chosen.set(imported.index);
@@ -498,5 +541,19 @@ mod tests {
         assert_eq!(english.rules(), Rules::parse("english").unwrap());
         assert!(matches!(start_from(Some("english"), Some("W:W31-50:B1-20")), Err(AppError::BadRequest(_))));
         assert!(matches!(start_from(Some("nimporte"), None), Err(AppError::BadRequest(_))));
+    }
+
+    #[test]
+    fn the_address_gives_a_line_played_from_the_start() {
+        let twelve = Rules::parse("international,size=12").unwrap();
+        let start = start_from(Some(&twelve.to_string()), None).unwrap();
+        assert_eq!(line_from(start, " 43-37  25-31 ").unwrap(), ["43-37", "25-31"]);
+        let Err(AppError::BadRequest(why)) = line_from(start, "43-37 43-37") else { panic!("a man moved twice") };
+        assert_eq!(why, "Le coup 2 de la ligne, « 43-37 », n'est pas jouable.");
+        let moves = ["43-37".to_string(), "25-31".to_string()];
+        assert_eq!(
+            address_of(twelve, Some("W:W43-72:B1-30"), &moves),
+            "/analyse?regles=international%2Csize%3D12&fen=W%3AW43-72%3AB1-30&coups=43-37%2025-31"
+        );
     }
 }
