@@ -24,6 +24,8 @@ test('a 10×10 page loads the first bundle, a 12×12 page the one with its board
   await waitForHydration(page);
   expect(firstBundle(fetched)).toBe(true);
   expect(twelveBundle(fetched)).toBe(false);
+  // Once: the preload in the head is the very request the loader makes.
+  expect(fetched.filter((p) => p.endsWith('/dames.wasm'))).toHaveLength(1);
 
   fetched.length = 0;
   await page.goto('/deux-joueurs?regles=international,size=12');

@@ -24,9 +24,12 @@ pub fn BundleScripts(options: LeptosOptions) -> impl IntoView {
     let (js, wasm) = (format!("/{pkg}/{}.js", options.output_name), format!("/{pkg}/{}.wasm", options.output_name));
     let folder = serde_json::to_string(&pkg).unwrap_or_default();
     let script = format!("{}({folder});", include_str!("bundle_loader.js").trim_end());
+    // `crossorigin`: a preload is used only by a request of the same
+    // credentials mode, and `fetch` (which the glue loads the wasm with)
+    // sends them to the same origin only; without it the wasm came twice.
     view! {
-        <link rel="modulepreload" href=js/>
-        <link rel="preload" href=wasm r#as="fetch" r#type="application/wasm"/>
+        <link rel="modulepreload" href=js crossorigin=""/>
+        <link rel="preload" href=wasm r#as="fetch" r#type="application/wasm" crossorigin=""/>
         <script type="module">{script}</script>
     }
 }
