@@ -38,6 +38,21 @@ test('a 10×10 page loads the first bundle, a 12×12 page the one with its board
   await expect(page.locator('[data-square="37"]')).toHaveClass(/final/);
   await page.locator('[data-square="37"]').click();
   await expect.poll(() => fen(page)).toBe('B:W37,44-72:B1-30');
+
+  // The game's analysis and its replay, 12×12 too.
+  await page.getByRole('button', { name: 'Proposer la nulle' }).click();
+  await page.getByRole('button', { name: 'Accepter la nulle' }).click();
+  await page.getByRole('link', { name: 'Analyser la partie' }).click();
+  await page.waitForURL(/\/analyse\/[^/?]+$/);
+  await waitForHydration(page);
+  await expect(page.locator('.board [data-square]')).toHaveCount(72);
+  await page.getByRole('link', { name: "Revoir la partie sans l'analyse" }).click();
+  await page.waitForURL(/\/partie\/[^/?]+$/);
+  await waitForHydration(page);
+  await expect(page.locator('.board [data-square]')).toHaveCount(72);
+  const twelveFetches = fetched.filter((p) => p.endsWith('/dames.wasm'));
+  expect(twelveFetches.length).toBeGreaterThanOrEqual(3);
+  expect(twelveFetches.every((p) => p.includes('/douze/'))).toBe(true);
 });
 
 test('the analysis board turned to 12×12 rules, then to a 12×12 game from PDN, goes to the bundle with that board', async ({

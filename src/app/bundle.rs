@@ -8,30 +8,73 @@
 
 use crate::engine::Rules;
 use leptos::prelude::*;
+use leptos_meta::Link;
 
-/// The `<head>`'s part: the first bundle preloaded, and the script that
-/// picks a bundle, loads it when the page is idle and hydrates the
-/// islands. It stands in for Leptos's `HydrationScripts`, which knows one
-/// bundle only.
+/// Where the bundles are: the first one's folder (`pkg/<hash>`) and the
+/// main module's name. The shell provides it to every page.
+#[derive(Clone, Debug)]
+pub struct BundleFolder {
+    pub pkg: String,
+    pub name: String,
+}
+
+impl BundleFolder {
+    pub fn of(options: &LeptosOptions) -> BundleFolder {
+        BundleFolder { pkg: options.site_pkg_dir.to_string(), name: options.output_name.to_string() }
+    }
+
+    /// The address of the folder of the bundle that has the board of
+    /// `size` squares a side.
+    fn for_board(&self, size: u8) -> String {
+        if size == 12 {
+            format!("/{}/douze", self.pkg)
+        } else {
+            format!("/{}", self.pkg)
+        }
+    }
+}
+
+/// The `<head>`'s part: the script that picks a bundle, fetches it at
+/// once and hydrates the islands when the page is idle. It stands in for
+/// Leptos's `HydrationScripts`, which knows one bundle only.
 #[component]
-pub fn BundleScripts(options: LeptosOptions) -> impl IntoView {
+pub fn BundleScripts(folder: BundleFolder) -> impl IntoView {
     // Islands mode: only the islands carry hydration markers (as
     // `HydrationScripts` decides).
     if let Some(context) = Owner::current_shared_context() {
         context.set_is_hydrating(false);
     }
-    let pkg = options.site_pkg_dir.to_string();
-    let (js, wasm) = (format!("/{pkg}/{}.js", options.output_name), format!("/{pkg}/{}.wasm", options.output_name));
-    let folder = serde_json::to_string(&pkg).unwrap_or_default();
-    let script = format!("{}({folder});", include_str!("bundle_loader.js").trim_end());
-    // `crossorigin`: a preload is used only by a request of the same
-    // credentials mode, and `fetch` (which the glue loads the wasm with)
-    // sends them to the same origin only; without it the wasm came twice.
-    view! {
-        <link rel="modulepreload" href=js crossorigin=""/>
-        <link rel="preload" href=wasm r#as="fetch" r#type="application/wasm" crossorigin=""/>
-        <script type="module">{script}</script>
-    }
+    let text = |value: &str| serde_json::to_string(value).unwrap_or_default();
+    let script =
+        format!("{}({}, {});", include_str!("bundle_loader.js").trim_end(), text(&folder.pkg), text(&folder.name));
+    view! { <script type="module">{script}</script> }
+}
+
+/// The preloads of the bundle a board of `size` squares a side needs, put
+/// in the `<head>` (by `leptos_meta`) by the server's part of each page
+/// with a board, which knows its rules once the game is read: the head
+/// alone cannot know which bundle the page needs. The wasm is then on its
+/// way while the page arrives (a page without a board fetches its bundle
+/// when it has been parsed: about 0.3 s later on a slow phone, the
+/// README's time to the first tap says).
+#[component]
+pub fn BundlePreload(size: u8) -> impl IntoView {
+    use_context::<BundleFolder>().map(|bundle| {
+        let folder = bundle.for_board(size);
+        // `crossorigin`: a preload serves only a request of the same
+        // credentials mode, and `fetch` (which loads the wasm) sends them
+        // to the same origin only; without it the wasm came twice.
+        view! {
+            <Link rel="modulepreload" href=format!("{folder}/{}.js", bundle.name) crossorigin=""/>
+            <Link
+                rel="preload"
+                href=format!("{folder}/{}.wasm", bundle.name)
+                as_="fetch"
+                type_="application/wasm"
+                crossorigin=""
+            />
+        }
+    })
 }
 
 /// Whether the code running lacks the board of `rules` (only the first

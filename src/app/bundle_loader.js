@@ -1,11 +1,11 @@
-// Loads the browser bundle once the page is idle and brings its islands to
-// life, outermost first (a lazy island's promise is awaited before the
-// islands inside it). Which bundle: the page's folder holds the one every
+// Fetches the browser bundle as soon as the page is parsed and, once the
+// page is idle, brings its islands to life, outermost first (a lazy
+// island's promise is awaited before the islands inside it). Which bundle: the page's folder holds the one every
 // page loads, without the 12×12 board; its `douze/` folder holds the same
 // app with it, fetched only when the page shows a 12×12 board (its last
 // square is 72). (A page whose 12×12 board would appear later goes to an
 // address that shows it: see bundle.rs.)
-((pkg) => {
+((pkg, name) => {
   const twelve = document.querySelector("[data-square='72']") !== null;
   const folder = twelve ? `/${pkg}/douze` : `/${pkg}`;
   // The callbacks of the `<leptos-children>` being walked: an island found
@@ -33,9 +33,14 @@
     if (isChildren) childrenCallbacks.pop();
   }
 
+  // Both start now (the page is parsed: module scripts run then), the
+  // wasm compiled as it arrives; the islands come to life when the page
+  // is idle.
+  const glue = import(`${folder}/${name}.js`);
+  const wasm = fetch(`${folder}/${name}.wasm`);
   const start = async () => {
-    const mod = await import(`${folder}/dames.js`);
-    await mod.default({ module_or_path: `${folder}/dames.wasm` });
+    const mod = await glue;
+    await mod.default({ module_or_path: wasm });
     mod.hydrate();
     await walk(document.body, mod);
   };

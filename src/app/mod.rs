@@ -66,6 +66,8 @@ pub fn redirect_page(path: &str) {
 /// stylesheet's does too; which bundle a page loads, [`bundle`] says.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
     let css = format!("/{}/{}.css", options.site_pkg_dir, options.output_name);
+    let folder = bundle::BundleFolder::of(&options);
+    provide_context(folder.clone());
     view! {
         <!DOCTYPE html>
         <html lang="fr">
@@ -76,7 +78,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta name="theme-color" content="#2b2118"/>
                 <link rel="stylesheet" href=css/>
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml"/>
-                <bundle::BundleScripts options/>
+                <bundle::BundleScripts folder/>
                 // Before the browser code arrives, taps on the board are
                 // answered from what the server wrote (first_taps.js).
                 <script>{include_str!("first_taps.js")}</script>

@@ -9,6 +9,7 @@ use super::input::MoveOptions;
 use super::offline::{self, DeviceRequest};
 use super::panel::{Facts, GameButtons, MoveList, PdnExport, StatusLine, TypedMoveForm, WinPanel};
 use super::status::{answer_announcement, clock_text, outcome_text, side_name, status_text, Screen, Seat, Situation};
+use crate::app::bundle::BundlePreload;
 use crate::engine::any::{AnyGame, AnyPosition};
 use crate::engine::bot::Level;
 use crate::engine::{Color, Outcome, Rules};
@@ -106,7 +107,12 @@ pub fn Play(kind: GameKind, setup: Option<GameSetup>) -> impl IntoView {
                     Ok(game) => {
                         let rules = game.setup.rules;
                         let preferences = crate::app::settings::current_preferences();
-                        view! { <GameScreen initial=game preferences/> <RulesSummary rules/> }.into_any()
+                        view! {
+                            <BundlePreload size=rules.size/>
+                            <GameScreen initial=game preferences/>
+                            <RulesSummary rules/>
+                        }
+                        .into_any()
                     }
                     Err(e) => {
                         crate::app::set_page_status(&e);

@@ -4,6 +4,7 @@
 //! progress shown as it runs on the server.
 
 use crate::app::board::ReadOnlyBoard;
+use crate::app::bundle::BundlePreload;
 use crate::app::call::ServerCall;
 use crate::app::describe::{view_title, ShownMove};
 use crate::app::pages::replay::{game_not_shown, get_replay};
@@ -44,7 +45,8 @@ pub fn AnalysisPage() -> impl IntoView {
                 match data.await {
                     Ok((game, state)) => {
                         let preferences = crate::app::settings::current_preferences();
-                        view! { <GameAnalysis game state preferences/> }.into_any()
+                        let size = game.setup.rules.size;
+                        view! { <BundlePreload size/> <GameAnalysis game state preferences/> }.into_any()
                     }
                     Err(e) => game_not_shown(e),
                 }

@@ -4,7 +4,7 @@
 //! position and the line exported as FEN and PDN. Nothing is stored.
 
 use crate::app::board::Board;
-use crate::app::bundle::{go_to_full_bundle, lacks_board};
+use crate::app::bundle::{go_to_full_bundle, lacks_board, BundlePreload};
 use crate::app::call::ServerCall;
 use crate::app::describe::ShownMove;
 use crate::app::electronic::PositionEditor;
@@ -49,7 +49,11 @@ pub fn AnalysisBoardPage() -> impl IntoView {
         {match asked {
             Ok((start, moves)) => {
                 let preferences = crate::app::settings::current_preferences();
-                view! { <AnalysisBoard rules=start.rules() start_fen=start.to_fen() moves preferences/> }.into_any()
+                view! {
+                    <BundlePreload size=start.rules().size/>
+                    <AnalysisBoard rules=start.rules() start_fen=start.to_fen() moves preferences/>
+                }
+                .into_any()
             }
             Err(e) => {
                 crate::app::set_page_status(&e);

@@ -1,6 +1,7 @@
 //! `/dames-electroniques`: the electronic board, the player's latest game
 //! on it or a new one.
 
+use crate::app::bundle::BundlePreload;
 use crate::app::electronic::ElectronicScreen;
 use crate::app::play::load_game;
 use crate::protocol::GameKind;
@@ -17,7 +18,8 @@ pub fn ElectronicPage() -> impl IntoView {
                 match loaded.await {
                     Ok(game) => {
                         let preferences = crate::app::settings::current_preferences();
-                        view! { <ElectronicScreen initial=game preferences/> }.into_any()
+                        let size = game.setup.rules.size;
+                        view! { <BundlePreload size/> <ElectronicScreen initial=game preferences/> }.into_any()
                     }
                     Err(e) => {
                         crate::app::set_page_status(&e);

@@ -5,6 +5,7 @@
 //! network does not answer. The daily challenge and the leaderboards need
 //! the server, and say so.
 
+use crate::app::bundle::BundlePreload;
 use crate::app::call::ServerCall;
 use crate::app::describe::{variant_name, view_title};
 use crate::app::electronic::ElectronicScreen;
@@ -32,6 +33,8 @@ pub fn OfflinePage() -> impl IntoView {
                 "et restent sur cet appareil. Le défi du jour et les classements ont besoin du serveur : "
                 "ils reviennent avec la connexion. Une partie jouée ici n'est jamais classée."
             </p>
+            // The first bundle: no game kept on the device is 12×12.
+            <BundlePreload size=10/>
             <DeviceGames preferences/>
         </section>
     }

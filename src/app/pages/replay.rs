@@ -2,6 +2,7 @@
 //! it: the proof behind a score.
 
 use crate::app::board::ReadOnlyBoard;
+use crate::app::bundle::BundlePreload;
 use crate::app::describe::{variant_name, view_title, ShownMove};
 use crate::app::panel::PlyBrowser;
 use crate::app::status::{clock_text, outcome_text, side_name, Seat};
@@ -28,7 +29,7 @@ pub fn ReplayPage() -> impl IntoView {
                 match data.await {
                     Ok(game) => {
                         let preferences = crate::app::settings::current_preferences();
-                        view! { <Replay game preferences/> }.into_any()
+                        view! { <BundlePreload size=game.setup.rules.size/> <Replay game preferences/> }.into_any()
                     }
                     Err(e) => game_not_shown(e),
                 }
