@@ -24,7 +24,7 @@ impl BundleFolder {
     }
 
     /// The address of the folder of the bundle that has the board of
-    /// `size` squares a side.
+    /// `size` squares a side (`scripts/bundle-site.sh` lays them out).
     fn for_board(&self, size: u8) -> String {
         if size == 12 {
             format!("/{}/douze", self.pkg)
@@ -45,8 +45,8 @@ pub fn BundleScripts(folder: BundleFolder) -> impl IntoView {
         context.set_is_hydrating(false);
     }
     let text = |value: &str| serde_json::to_string(value).unwrap_or_default();
-    let script =
-        format!("{}({}, {});", include_str!("bundle_loader.js").trim_end(), text(&folder.pkg), text(&folder.name));
+    let (first, twelve) = (text(&folder.for_board(10)), text(&folder.for_board(12)));
+    let script = format!("{}({first}, {twelve}, {});", include_str!("bundle_loader.js").trim_end(), text(&folder.name));
     view! { <script type="module">{script}</script> }
 }
 

@@ -1,13 +1,14 @@
 // Fetches the browser bundle as soon as the page is parsed and, once the
 // page is idle, brings its islands to life, outermost first (a lazy
-// island's promise is awaited before the islands inside it). Which bundle: the page's folder holds the one every
-// page loads, without the 12×12 board; its `douze/` folder holds the same
-// app with it, fetched only when the page shows a 12×12 board (its last
-// square is 72). (A page whose 12×12 board would appear later goes to an
-// address that shows it: see bundle.rs.)
-((pkg, name) => {
+// island's promise is awaited before the islands inside it). Which bundle
+// (its folder's address, from bundle.rs): the one every page loads,
+// without the 12×12 board, or the same app with it, fetched only when the
+// page shows a 12×12 board (its last square is 72). (A page whose 12×12
+// board would appear later goes to an address that shows it: see
+// bundle.rs.)
+((firstFolder, twelveFolder, name) => {
   const twelve = document.querySelector("[data-square='72']") !== null;
-  const folder = twelve ? `/${pkg}/douze` : `/${pkg}`;
+  const folder = twelve ? twelveFolder : firstFolder;
   // The callbacks of the `<leptos-children>` being walked: an island found
   // inside one runs the innermost first.
   const childrenCallbacks = [];
