@@ -6,7 +6,6 @@
 //! 72). A page where such a board would appear after loading (the analysis
 //! board's rules) goes instead to an address that shows it.
 
-use crate::engine::Rules;
 use leptos::prelude::*;
 use leptos_meta::Link;
 
@@ -77,14 +76,9 @@ pub fn BundlePreload(size: u8) -> impl IntoView {
     })
 }
 
-/// Whether the code running lacks the board of `rules` (only the first
-/// bundle does, and only the 12×12 board).
-pub fn lacks_board(rules: Rules) -> bool {
-    !cfg!(feature = "twelve") && rules.size == 12
-}
-
-/// Goes to `path` (with its query), a page that shows the board the
-/// running code lacks: that page loads the bundle that has it.
+/// Goes to `path` (with its query), a page that shows a board the running
+/// code lacks (the engine answered `PositionError::BoardNotBuilt`): that
+/// page loads the bundle that has it.
 pub fn go_to_full_bundle(path: &str) {
     #[cfg(feature = "hydrate")]
     if let Err(e) = window().location().assign(path) {

@@ -4,7 +4,7 @@
 //! position and the line exported as FEN and PDN. Nothing is stored.
 
 use crate::app::board::Board;
-use crate::app::bundle::{go_to_full_bundle, lacks_board, BundlePreload};
+use crate::app::bundle::{go_to_full_bundle, BundlePreload};
 use crate::app::call::ServerCall;
 use crate::app::describe::ShownMove;
 use crate::app::electronic::PositionEditor;
@@ -13,7 +13,7 @@ use crate::app::pages::analysis::eval_text;
 use crate::app::panel::{PlyBrowser, TypedMoveForm};
 use crate::engine::analysis::PositionSearch;
 use crate::engine::any::{AnyGame, AnyPosition};
-use crate::engine::{Preset, Rules};
+use crate::engine::{FenError, PositionError, Preset, Rules};
 use crate::protocol::error::{fen_error_fr, rules_error_fr};
 use crate::protocol::{AppError, ImportedGame, Preferences};
 use leptos::prelude::*;
@@ -127,8 +127,9 @@ struct Line {
 }
 
 impl Line {
-    fn new(start: AnyPosition) -> Line {
-        let (start, moves, ply) = (RwSignal::new(start), RwSignal::new(Vec::<String>::new()), RwSignal::new(0));
+    /// `moves` from `start`, the start shown.
+    fn new(start: AnyPosition, moves: Vec<String>) -> Line {
+        let (start, moves, ply) = (RwSignal::new(start), RwSignal::new(moves), RwSignal::new(0));
         let game = Memo::new(move |_| {
             let mut game = AnyGame::new(start.get());
             moves.with(|moves| moves.iter().take_while(|m| game.play_long(m).is_ok()).count());
@@ -170,8 +171,7 @@ impl Line {
 fn AnalysisBoard(rules: Rules, start_fen: String, moves: Vec<String>, preferences: Preferences) -> impl IntoView {
     crate::app::count_live_island();
     let start = AnyPosition::from_fen(&start_fen, rules).expect("the page checked the start");
-    let line = Line::new(start);
-    line.moves.set(moves);
+    let line = Line::new(start, moves);
     let position = Signal::derive(move || line.position());
     let options = Signal::derive(move || {
         let at_end = line.ply.get() == line.game.with(AnyGame::ply_count);
@@ -345,13 +345,13 @@ fn RulesPicker(line: Line) -> impl IntoView {
     let text = RwSignal::new(line.rules().to_string());
     let error = RwSignal::new(None::<String>);
     let apply = move |spec: String| match Rules::parse(spec.trim()) {
-        Ok(rules) if lacks_board(rules) => go_to_full_bundle(&address_of(rules, None, &[])),
         Ok(rules) => match AnyPosition::initial(rules) {
             Ok(start) => {
                 error.set(None);
                 text.set(rules.to_string());
                 line.restart(start, Vec::new());
             }
+            Err(PositionError::BoardNotBuilt(_)) => go_to_full_bundle(&address_of(rules, None, &[])),
             Err(e) => error.set(Some(e.to_string())),
         },
         Err(e) => error.set(Some(rules_error_fr(&e))),
@@ -457,14 +457,17 @@ fn PdnImport(line: Line) -> impl IntoView {
     let call = ServerCall::new();
     let import = move |index: usize| {
         call.send(import_pdn(text.get_untracked(), index), move |imported: ImportedGame| {
-            if lacks_board(imported.rules) {
-                return go_to_full_bundle(&address_of(imported.rules, Some(&imported.start_fen), &imported.moves));
-            }
-            let start = AnyPosition::from_fen(&imported.start_fen, imported.rules);
-            if let Ok(start) = start {
-                chosen.set(imported.index);
-                games.set(imported.games);
-                line.restart(start, imported.moves);
+            match AnyPosition::from_fen(&imported.start_fen, imported.rules) {
+                Ok(start) => {
+                    chosen.set(imported.index);
+                    games.set(imported.games);
+                    line.restart(start, imported.moves);
+                }
+                Err(FenError::Position(PositionError::BoardNotBuilt(_))) => {
+                    go_to_full_bundle(&address_of(imported.rules, Some(&imported.start_fen), &imported.moves))
+                }
+                // The server read the game from this start: nothing else fails.
+                Err(_) => {}
             }
         });
     };
