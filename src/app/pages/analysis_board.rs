@@ -352,7 +352,7 @@ fn RulesPicker(line: Line) -> impl IntoView {
                 line.restart(start, Vec::new());
             }
             Err(PositionError::BoardNotBuilt(_)) => go_to_full_bundle(&address_of(rules, None, &[])),
-            Err(e) => error.set(Some(e.to_string())),
+            Err(e) => error.set(Some(fen_error_fr(&FenError::Position(e)))),
         },
         Err(e) => error.set(Some(rules_error_fr(&e))),
     };
