@@ -182,6 +182,8 @@ impl SideArgs {
                     ("pruning", search.pruning.is_some()),
                     ("tables", search.tables.is_some()),
                     ("two-slot", search.two_slot.is_some()),
+                    ("reductions", search.reductions.is_some()),
+                    ("exchanges", search.exchanges.is_some()),
                     ("table-bits", self.own.table_bits.is_some()),
                 ];
                 if let Some((option, _)) = ours_only.iter().find(|(_, given)| *given) {

@@ -68,7 +68,8 @@ pub enum Command {
     /// dames itself, from openings with both colours under FMJD's draw rules: each game, then the score with its 95 %
     /// interval and Elo, each side's time a move, restarts and illegal moves
     Match(Box<matches::MatchArgs>),
-    /// The learned evaluation's data and weights: self-play positions (generate) and the fit of the weights (fit)
+    /// The learned evaluation's data and weights: self-play positions (generate), positions of games played
+    /// elsewhere (import) and the fit of the weights (fit)
     Tune(tune::TuneArgs),
     /// The exact endgame tables (three pieces or fewer): a position's verdict (win in N plies, loss, draw), or what
     /// each material's table holds
@@ -180,6 +181,15 @@ pub struct SearchOptions {
     /// level's)
     #[arg(long = "two-slot", value_name = "0|1", value_parser = switch)]
     pub two_slot: Option<bool>,
+    /// The strong programs' late-move reductions (1: two plies for late quiet moves off the principal variation) or
+    /// the mild ones (0: one ply from the fifth move, every level's)
+    #[arg(long, value_name = "0|1", value_parser = switch)]
+    pub reductions: Option<bool>,
+    /// The quiescence search also tries, where no capture is due and no king is on the board, the moves that offer
+    /// an exchange (the opponent must capture, and is captured back) and the moves that crown (1), or captures and
+    /// defences only (0: every level's)
+    #[arg(long, value_name = "0|1", value_parser = switch)]
+    pub exchanges: Option<bool>,
 }
 
 impl SearchOptions {
@@ -193,6 +203,8 @@ impl SearchOptions {
             pruning: self.pruning.or(fallback.pruning),
             tables: self.tables.or(fallback.tables),
             two_slot: self.two_slot.or(fallback.two_slot),
+            reductions: self.reductions.or(fallback.reductions),
+            exchanges: self.exchanges.or(fallback.exchanges),
         }
     }
 
@@ -208,6 +220,8 @@ impl SearchOptions {
             frontier_pruning: self.pruning.unwrap_or(limits.frontier_pruning),
             endgame_tables: self.tables.unwrap_or(limits.endgame_tables),
             two_slot_table: self.two_slot.unwrap_or(limits.two_slot_table),
+            late_reductions: self.reductions.unwrap_or(limits.late_reductions),
+            quiescence_exchanges: self.exchanges.unwrap_or(limits.quiescence_exchanges),
             ..limits
         })
     }
@@ -225,7 +239,7 @@ pub fn evaluation(eval: Option<Evaluation>, weights: Option<&Path>) -> Result<Op
 
 /// Learned weights from a file (`dames tune fit` writes them), kept for the
 /// rest of the run: the searches of a match borrow them.
-fn weights_file(path: &Path) -> Result<&'static Weights, UsageError> {
+pub(super) fn weights_file(path: &Path) -> Result<&'static Weights, UsageError> {
     let name = path.display();
     let bytes = std::fs::read(path).map_err(|e| UsageError(format!("cannot read {name}: {e}")))?;
     let weights = Weights::read(&bytes).map_err(|e| UsageError(format!("{name}: {e}")))?;

@@ -119,6 +119,12 @@ macro_rules! player_options {
             #[arg(id = concat!($side, "-two-slot"), long, value_name = "0|1", value_parser = super::switch,
                   help = concat!("--two-slot for the --", $side, " player"))]
             two_slot: Option<bool>,
+            #[arg(id = concat!($side, "-reductions"), long, value_name = "0|1", value_parser = super::switch,
+                  help = concat!("--reductions for the --", $side, " player"))]
+            reductions: Option<bool>,
+            #[arg(id = concat!($side, "-exchanges"), long, value_name = "0|1", value_parser = super::switch,
+                  help = concat!("--exchanges for the --", $side, " player"))]
+            exchanges: Option<bool>,
             #[arg(id = concat!($side, "-nodes"), long, value_name = "N", value_parser = value_parser!(u64).range(1..),
                   help = concat!("--nodes for the --", $side, " player"))]
             nodes: Option<u64>,
@@ -137,6 +143,8 @@ macro_rules! player_options {
                         pruning: self.pruning,
                         tables: self.tables,
                         two_slot: self.two_slot,
+                        reductions: self.reductions,
+                        exchanges: self.exchanges,
                     },
                     nodes: self.nodes,
                     table_bits: self.table_bits,

@@ -1,7 +1,7 @@
-//! `dames tune generate` and `dames tune fit`: their arguments, read into
+//! `dames tune generate`, `import` and `fit`: their arguments, read into
 //! the typed options `crate::tune` runs with.
 
-use super::{evaluation, switch, UsageError};
+use super::{evaluation, switch, weights_file, UsageError};
 use crate::engine::eval::Evaluation;
 use crate::tune::{data::SelfPlay, fit::FitOptions};
 use clap::builder::RangedU64ValueParser;
@@ -21,8 +21,22 @@ enum TuneAction {
     /// Self-play positions for the fit: games from varied random openings, each position with the game's result and
     /// the search's score
     Generate(GenerateArgs),
+    /// Positions for the fit from games played elsewhere (a match's PDN): each quiet position after the opening,
+    /// with its game's result and no score
+    Import(ImportArgs),
     /// Fits the learned evaluation's weights to the positions' results and scores, and writes them
     Fit(FitArgs),
+}
+
+/// `dames tune import`.
+#[derive(Args, Debug)]
+struct ImportArgs {
+    /// A PDN file of finished games of international draughts (once for each file)
+    #[arg(long, value_name = "FILE", required = true)]
+    pdn: Vec<PathBuf>,
+    /// The file the positions are written to
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
 }
 
 /// `dames tune generate`.
@@ -60,7 +74,8 @@ struct GenerateArgs {
 /// `dames tune fit`.
 #[derive(Args, Debug)]
 struct FitArgs {
-    /// A positions file written by tune generate (once for each file)
+    /// A positions file written by tune generate or tune import (once for each file); the fit's target for an
+    /// imported position is its game's result whatever --lambda
     #[arg(long, value_name = "FILE", required = true)]
     data: Vec<PathBuf>,
     /// The file the weights are written to (what --weights reads)
@@ -84,6 +99,9 @@ struct FitArgs {
     /// 1: one value a weight; 2: weights for the opening and the ending, blended by the pieces on the board
     #[arg(long, value_name = "1|2", default_value_t = 1, value_parser = RangedU64ValueParser::<usize>::new().range(1..=2))]
     phases: usize,
+    /// Carry on from the weights of FILE (what --weights reads) instead of starting from the classic ones
+    #[arg(long, value_name = "FILE")]
+    from: Option<PathBuf>,
 }
 
 /// A share, from 0 to 1.
@@ -112,6 +130,7 @@ impl TuneArgs {
                 };
                 crate::tune::generate(&selfplay, &args.out, out).map_err(UsageError)?;
             }
+            TuneAction::Import(args) => crate::tune::import(&args.pdn, &args.out, out).map_err(UsageError)?,
             TuneAction::Fit(args) => {
                 let options = FitOptions {
                     epochs: args.epochs,
@@ -121,7 +140,8 @@ impl TuneArgs {
                     lambda: args.lambda,
                     phases: args.phases,
                 };
-                crate::tune::fit(&args.data, options, &args.out, out).map_err(UsageError)?;
+                let start = args.from.as_deref().map(weights_file).transpose()?;
+                crate::tune::fit(&args.data, options, start, &args.out, out).map_err(UsageError)?;
             }
         }
         Ok(0)

@@ -167,6 +167,8 @@ impl Level {
                 frontier_pruning: false,
                 endgame_tables: false,
                 two_slot_table: false,
+                late_reductions: false,
+                quiescence_exchanges: false,
             },
             // Four plies plus captures played out: punishes a hanging piece
             // and finds two-move shots, within a few milliseconds. One
@@ -185,6 +187,8 @@ impl Level {
                 frontier_pruning: false,
                 endgame_tables: false,
                 two_slot_table: false,
+                late_reductions: false,
+                quiescence_exchanges: false,
             },
             Level::Fort => FORT,
             Level::Ladder(step) => ladder_limits(step),
@@ -216,6 +220,11 @@ const FORT: Limits = Limits {
     endgame_tables: true,
     // Not shown to gain (README, "Measured").
     two_slot_table: false,
+    // Not shown to gain against Scan 2.0, and behind in self-play and in
+    // the masters' moves (README, "Matches against another engine").
+    late_reductions: false,
+    // A ply or two shallower, and behind against Scan 2.0 (same).
+    quiescence_exchanges: false,
 };
 
 /// The electronic board's ladder: each step searches deeper or longer than
@@ -242,6 +251,8 @@ const fn ladder_limits(step: Step) -> Limits {
             frontier_pruning: false,
             endgame_tables: false,
             two_slot_table: false,
+            late_reductions: false,
+            quiescence_exchanges: false,
         },
         2 => Level::Debutant.limits(),
         3 => Limits {
@@ -256,6 +267,8 @@ const fn ladder_limits(step: Step) -> Limits {
             frontier_pruning: false,
             endgame_tables: false,
             two_slot_table: false,
+            late_reductions: false,
+            quiescence_exchanges: false,
         },
         4 => Level::Intermediaire.limits(),
         5 => Limits {
@@ -270,6 +283,8 @@ const fn ladder_limits(step: Step) -> Limits {
             frontier_pruning: false,
             endgame_tables: false,
             two_slot_table: false,
+            late_reductions: false,
+            quiescence_exchanges: false,
         },
         6 => Limits {
             depth: 64,
@@ -283,6 +298,8 @@ const fn ladder_limits(step: Step) -> Limits {
             frontier_pruning: false,
             endgame_tables: true,
             two_slot_table: false,
+            late_reductions: false,
+            quiescence_exchanges: false,
         },
         7 => Limits {
             depth: 64,
@@ -296,6 +313,8 @@ const fn ladder_limits(step: Step) -> Limits {
             frontier_pruning: false,
             endgame_tables: true,
             two_slot_table: false,
+            late_reductions: false,
+            quiescence_exchanges: false,
         },
         _ => FORT,
     }

@@ -92,11 +92,13 @@ pub fn describe(level: Level, limits: &Limits) -> String {
     let probcut = if limits.probcut { ", probcut" } else { "" };
     let pruning = if limits.frontier_pruning { ", pruning" } else { "" };
     let tables = if limits.endgame_tables { ", endgame tables" } else { "" };
+    let reductions = if limits.late_reductions { ", late reductions" } else { "" };
+    let exchanges = if limits.quiescence_exchanges { ", exchanges in quiescence" } else { "" };
     let slots = if limits.two_slot_table { " in two slots" } else { "" };
     let (eval, bits) = (limits.eval.name(), limits.table_bits);
     let budget =
         if limits.nodes == u64::MAX { format!("depth {}", limits.depth) } else { format!("{} nodes", limits.nodes) };
-    format!("{level} ({eval}, {budget}, table 2^{bits}{slots}{probcut}{pruning}{tables})")
+    format!("{level} ({eval}, {budget}, table 2^{bits}{slots}{probcut}{pruning}{reductions}{exchanges}{tables})")
 }
 
 /// The first player's colour in game `i` of a match (from 0): White in

@@ -5,6 +5,7 @@
 
 use crate::engine::bot;
 use crate::engine::eval::Evaluation;
+use crate::engine::pdn::{replay, PdnGame};
 use crate::engine::search::{DrawCounters, Limits, Searcher};
 use crate::engine::{Bitboard, Color, Game, Outcome, Position, Setup};
 use crate::parallel::in_order;
@@ -19,10 +20,18 @@ const MAGIC_V1: &[u8; 8] = b"DAMESPS1";
 /// One record: the game's number (u32), White's, Black's and the kings'
 /// bits (u64 each, the 10×10 layout), the side to move (0 White, 1 Black),
 /// the result (0 Black won, 1 draw, 2 White won) and the search's score
-/// for White (i16, hundredths of a man), little-endian. The first version
-/// stops before the score.
+/// for White (i16, hundredths of a man; [`NO_SCORE`] when no search of ours
+/// judged the position), little-endian. The first version stops before the
+/// score.
 const RECORD_BYTES: usize = 4 + 3 * 8 + 2 + 2;
 const RECORD_BYTES_V1: usize = RECORD_BYTES - 2;
+/// The score of a record without one: a position of a game read from PDN
+/// (`dames tune import`), which only its result labels. No search score is
+/// this low: they are clamped above it.
+const NO_SCORE: i16 = i16::MIN;
+/// Plies of an imported game whose positions are not kept: its opening,
+/// which the match chose rather than the players (three plies at most).
+const IMPORT_SKIPPED_PLIES: usize = 3;
 
 /// A quiet position of a self-play game, how that game ended, and what the
 /// search that played from it thought of it.
@@ -35,7 +44,7 @@ pub struct Sample {
     /// The score of the search that chose the move there, for White, in
     /// hundredths of a man: a far less noisy label than the result, which
     /// one blunder later in the game decides. `None` in files of the first
-    /// version.
+    /// version and for positions of imported games.
     pub white_score: Option<i16>,
 }
 
@@ -108,6 +117,8 @@ impl SelfPlay {
             frontier_pruning: self.pruning,
             endgame_tables: self.tables,
             two_slot_table: false,
+            late_reductions: false,
+            quiescence_exchanges: false,
         };
         let mut game = Game::new(Position::start());
         let mut quiet = Vec::new();
@@ -123,7 +134,7 @@ impl SelfPlay {
                     .search(game.position(), DrawCounters::of(&game), &limits)
                     .expect("a game not over has a move");
                 if !pos.can_capture() && !pos.with_turn(!pos.turn()).can_capture() {
-                    let score = result.score.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
+                    let score = result.score.clamp(NO_SCORE as i32 + 1, i16::MAX as i32) as i16;
                     quiet.push((pos, if pos.turn() == Color::White { score } else { -score }));
                 }
                 bot::choose(&result, game_seed, ply as usize)
@@ -142,8 +153,33 @@ impl SelfPlay {
     }
 }
 
-/// Writes `samples` in the positions file format (a sample without a
-/// score gets 0).
+/// The quiet positions of games already played (a match against another
+/// engine, read from its PDN), after their opening, each labelled with how
+/// its game ended and no score. The `n`th game (from 0) is game `n`, so the
+/// fit holds out one game in ten, as for self-play.
+pub fn from_games(games: &[PdnGame]) -> Result<Vec<Sample>, String> {
+    let mut samples = Vec::new();
+    for (n, pdn) in games.iter().enumerate() {
+        let game = replay(pdn).map_err(|e| format!("game {}: {e}", n + 1))?;
+        let result = pdn.result.as_deref().or(pdn.tag("Result")).unwrap_or_default();
+        let white_result = match result {
+            "2-0" | "1-0" => 1.0,
+            "0-2" | "0-1" => 0.0,
+            "1-1" | "1/2-1/2" => 0.5,
+            other => return Err(format!("game {}: result {other:?} is not a finished game's", n + 1)),
+        };
+        samples.extend(
+            game.positions()
+                .into_iter()
+                .skip(IMPORT_SKIPPED_PLIES)
+                .filter(|pos| !pos.can_capture() && !pos.with_turn(!pos.turn()).can_capture())
+                .map(|position| Sample { game: n as u32, position, white_result, white_score: None }),
+        );
+    }
+    Ok(samples)
+}
+
+/// Writes `samples` in the positions file format.
 pub fn write_samples(samples: &[Sample], out: &mut dyn Write) -> io::Result<()> {
     out.write_all(MAGIC)?;
     for s in samples {
@@ -155,7 +191,7 @@ pub fn write_samples(samples: &[Sample], out: &mut dyn Write) -> io::Result<()> 
         record[20..28].copy_from_slice(&setup.kings.bits().to_le_bytes());
         record[28] = (s.position.turn() == Color::Black) as u8;
         record[29] = (s.white_result * 2.0).round() as u8;
-        record[30..32].copy_from_slice(&s.white_score.unwrap_or(0).to_le_bytes());
+        record[30..32].copy_from_slice(&s.white_score.unwrap_or(NO_SCORE).to_le_bytes());
         out.write_all(&record)?;
     }
     Ok(())
@@ -189,7 +225,9 @@ pub fn read_samples(input: &mut dyn Read) -> Result<Vec<Sample>, String> {
                 return Err(format!("record {i}: result {}", r[29]));
             }
             let game = u32::from_le_bytes(r[0..4].try_into().expect("4 bytes"));
-            let white_score = (record_bytes == RECORD_BYTES).then(|| i16::from_le_bytes([r[30], r[31]]));
+            let white_score = (record_bytes == RECORD_BYTES)
+                .then(|| i16::from_le_bytes([r[30], r[31]]))
+                .filter(|&score| score != NO_SCORE);
             Ok(Sample { game, position, white_result: r[29] as f32 / 2.0, white_score })
         })
         .collect()
@@ -246,5 +284,29 @@ mod tests {
         }
         let unscored: Vec<Sample> = samples.iter().map(|s| Sample { white_score: None, ..*s }).collect();
         assert_eq!(read_samples(&mut v1.as_slice()).unwrap(), unscored);
+        // A record without a score keeps none.
+        let mut bytes = Vec::new();
+        write_samples(&unscored, &mut bytes).unwrap();
+        assert_eq!(read_samples(&mut bytes.as_slice()).unwrap(), unscored);
+    }
+
+    #[test]
+    fn imported_games_give_their_quiet_positions_after_the_opening_with_the_result() {
+        let text = "[Result \"0-2\"]\n1. 32-28 19-23 2. 28x19 14x23 3. 37-32 10-14 4. 41-37 0-2\n\n\
+                    [Result \"1-1\"]\n1. 33-28 17-22 2. 28x17 11x22 1-1\n";
+        let samples = from_games(&crate::engine::pdn::parse_pdn(text)).unwrap();
+        let first: Vec<_> = samples.iter().filter(|s| s.game == 0).collect();
+        // The positions after plies 3 to 7 of the first game; after the
+        // third (28x19) Black must take back.
+        assert_eq!(first.len(), 4, "{first:?}");
+        assert!(first.iter().all(|s| s.white_result == 0.0 && s.white_score.is_none()));
+        assert!(samples.iter().filter(|s| s.game == 1).all(|s| s.white_result == 0.5));
+        for s in &samples {
+            assert!(!s.position.can_capture() && !s.position.with_turn(!s.position.turn()).can_capture());
+        }
+        let unfinished = crate::engine::pdn::parse_pdn("1. 32-28 18-23 *\n");
+        assert!(from_games(&unfinished).unwrap_err().contains("game 1"));
+        let illegal = crate::engine::pdn::parse_pdn("[Result \"2-0\"]\n1. 32-23 2-0\n");
+        assert!(from_games(&illegal).unwrap_err().contains("game 1"));
     }
 }

@@ -180,13 +180,18 @@ pub struct Fitted {
     /// Validation loss of the classic weights and of the fitted ones
     /// (rounded as shipped); training loss of the fitted ones.
     pub classic_validation: f64,
+    /// Validation loss of the weights the fit started from (the classic
+    /// ones unless given).
+    pub start_validation: f64,
     pub fitted_validation: f64,
     pub fitted_train: f64,
 }
 
 /// Fits the weights on `samples`. Games whose number ends in 0 are held out
 /// for validation, and the epoch with the best validation loss is kept.
-pub fn fit(samples: &[Sample], options: FitOptions, log: &mut dyn Write) -> Fitted {
+/// The fit starts from the classic weights, or from `start` (weights
+/// fitted before, to carry on from them with more positions).
+pub fn fit(samples: &[Sample], options: FitOptions, start: Option<&Weights>, log: &mut dyn Write) -> Fitted {
     let rows: Vec<Row> = samples.iter().map(Row::of).collect();
     let (mut validation, mut train) = (Vec::new(), Vec::new());
     for (row, sample) in rows.iter().zip(samples) {
@@ -206,8 +211,15 @@ pub fn fit(samples: &[Sample], options: FitOptions, log: &mut dyn Write) -> Fitt
         validation.len()
     );
 
-    let mut model = classic.clone();
-    let mut best = (classic_validation, classic.clone());
+    let mut model = match start {
+        Some(weights) => Model::from_weights(weights, options.phases),
+        None => classic.clone(),
+    };
+    let start_validation = loss(&model, &validation, scale);
+    if start.is_some() {
+        let _ = writeln!(log, "starting weights' validation loss {start_validation:.6}");
+    }
+    let mut best = (start_validation, model.clone());
     let parameters = options.phases * PARAMETERS;
     // Adam's moments for the terms; the momentum alone for the patterns.
     let (mut mean, mut variance) = (vec![0.0f64; parameters], vec![0.0f64; parameters]);
@@ -272,6 +284,7 @@ pub fn fit(samples: &[Sample], options: FitOptions, log: &mut dyn Write) -> Fitt
         train_rows: train.len(),
         validation_rows: validation.len(),
         classic_validation,
+        start_validation,
         fitted_validation,
     }
 }
@@ -309,6 +322,7 @@ mod tests {
             let fitted = fit(
                 &samples,
                 FitOptions { epochs: 50, rate: 1.0, pattern_rate: 1e5, regularisation: 0.0, lambda, phases },
+                None,
                 &mut std::io::sink(),
             );
             assert_eq!(fitted.weights.is_phased(), phases == 2);
@@ -317,7 +331,25 @@ mod tests {
             assert!(fitted.fitted_train.is_finite());
             assert!((10.0..=2_000.0).contains(&fitted.scale));
             assert!(Weights::read(&fitted.weights.encode()).unwrap() == fitted.weights);
+            assert_eq!(fitted.start_validation, fitted.classic_validation);
         }
+    }
+
+    /// Carried on from weights fitted before, the fit starts where they
+    /// stand and keeps them unless an epoch does better.
+    #[test]
+    fn a_fit_from_given_weights_starts_from_them() {
+        let samples = SelfPlay::classic(12, 3, 2_000, 2).run(&mut std::io::sink());
+        let options =
+            FitOptions { epochs: 50, rate: 1.0, pattern_rate: 1e5, regularisation: 0.0, lambda: 0.0, phases: 2 };
+        let first = fit(&samples, options, None, &mut std::io::sink());
+        let again = fit(&samples, FitOptions { epochs: 25, ..options }, Some(&first.weights), &mut std::io::sink());
+        assert!((again.start_validation - first.fitted_validation).abs() < 1e-12);
+        assert!(again.start_validation < again.classic_validation);
+        assert!(again.fitted_validation <= again.start_validation);
+        // No epoch at all: the weights given, unchanged.
+        let none = fit(&samples, FitOptions { epochs: 0, ..options }, Some(&first.weights), &mut std::io::sink());
+        assert!(none.weights == first.weights);
     }
 
     #[test]
