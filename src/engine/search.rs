@@ -635,7 +635,7 @@ impl<G: Geometry> Searcher<G> {
             return i32::from(index >= 4);
         }
         // A man crowned changes the game too much to be judged shallower.
-        if after.kings().contains(mv.to) && !pos.kings().contains(mv.from) {
+        if crowns(pos, after, mv) {
             return 0;
         }
         match (null, index) {
@@ -1095,13 +1095,18 @@ fn key_after<G: Geometry>(pos: &Position<G>, key: u64, mv: &Move<G>) -> u64 {
     key
 }
 
+/// Whether `mv`, played from `pos` to `after`, crowns a man.
+fn crowns<G: Geometry>(pos: &Position<G>, after: &Position<G>, mv: &Move<G>) -> bool {
+    after.kings().contains(mv.to) && !pos.kings().contains(mv.from)
+}
+
 /// Whether the quiet move `mv` of `pos` crowns a man, or offers an exchange:
 /// the opponent must capture, and whichever capture it makes, a capture
 /// back is there. (A bare sacrifice is not tried: too many, and seldom
 /// sound at a leaf.)
 fn offers_exchange_or_crowns<G: Geometry>(pos: &Position<G>, mv: &Move<G>) -> bool {
     let after = pos.play_unchecked(mv);
-    if after.kings().contains(mv.to) {
+    if crowns(pos, &after, mv) {
         return true;
     }
     let mut replies = MoveList::new();
