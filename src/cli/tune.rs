@@ -22,7 +22,7 @@ enum TuneAction {
     /// the search's score
     Generate(GenerateArgs),
     /// Positions for the fit from games played elsewhere (a match's PDN): each quiet position after the opening,
-    /// with its game's result and no score
+    /// with its game's result, and with our own search's score when --nodes asks
     Import(ImportArgs),
     /// Fits the learned evaluation's weights to the positions' results and scores, and writes them
     Fit(FitArgs),
@@ -37,6 +37,17 @@ struct ImportArgs {
     /// The file the positions are written to
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
+    /// Label each position with our own search's score at N nodes a position (learned evaluation, fort's pruning
+    /// and tables), as self-play positions are; without it a position has its game's result alone
+    #[arg(long, value_name = "N", value_parser = value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Positions searched side by side with --nodes, 1 to 64 (the same scores whatever the threads)
+    #[arg(long, value_name = "T", default_value_t = 1, value_parser = RangedU64ValueParser::<usize>::new().range(1..=64))]
+    threads: usize,
+    /// With --nodes, the learned evaluation with the weights of FILE (written by dames tune fit) instead of the
+    /// shipped ones
+    #[arg(long, value_name = "FILE", requires = "nodes")]
+    weights: Option<PathBuf>,
 }
 
 /// `dames tune generate`.
@@ -74,8 +85,8 @@ struct GenerateArgs {
 /// `dames tune fit`.
 #[derive(Args, Debug)]
 struct FitArgs {
-    /// A positions file written by tune generate or tune import (once for each file); the fit's target for an
-    /// imported position is its game's result whatever --lambda
+    /// A positions file written by tune generate or tune import (once for each file); the fit's target for a
+    /// position imported without --nodes is its game's result whatever --lambda
     #[arg(long, value_name = "FILE", required = true)]
     data: Vec<PathBuf>,
     /// The file the weights are written to (what --weights reads)
@@ -130,7 +141,11 @@ impl TuneArgs {
                 };
                 crate::tune::generate(&selfplay, &args.out, out).map_err(UsageError)?;
             }
-            TuneAction::Import(args) => crate::tune::import(&args.pdn, &args.out, out).map_err(UsageError)?,
+            TuneAction::Import(args) => {
+                let eval = evaluation(None, args.weights.as_deref())?.unwrap_or(Evaluation::Learned);
+                let labels = args.nodes.map(|nodes| (nodes, eval, args.threads));
+                crate::tune::import(&args.pdn, labels, &args.out, out).map_err(UsageError)?
+            }
             TuneAction::Fit(args) => {
                 let options = FitOptions {
                     epochs: args.epochs,

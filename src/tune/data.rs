@@ -105,21 +105,7 @@ impl SelfPlay {
         let game_seed = self.seed ^ (g as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let mut rng = Pcg32::new(game_seed, 0x0a02_bdbf_7bb3_c0a7);
         let random_plies = RANDOM_PLIES_MIN + rng.next_u32() as u64 % RANDOM_PLIES_SPREAD;
-        let limits = Limits {
-            depth: 64,
-            nodes: self.nodes,
-            tie_margin: 0,
-            table_bits: 16,
-            threat_plies: 2,
-            eval: self.eval,
-            keep_partial: false,
-            probcut: false,
-            frontier_pruning: self.pruning,
-            endgame_tables: self.tables,
-            two_slot_table: false,
-            late_reductions: false,
-            quiescence_exchanges: false,
-        };
+        let limits = labelling_limits(self.nodes, self.eval, self.pruning, self.tables);
         let mut game = Game::new(Position::start());
         let mut quiet = Vec::new();
         while !game.is_over() {
@@ -150,6 +136,58 @@ impl SelfPlay {
             .into_iter()
             .map(|(position, score)| Sample { game: g, position, white_result, white_score: Some(score) })
             .collect()
+    }
+}
+
+/// The search that plays the games and labels their positions: `nodes` a
+/// move, judged by `eval`, with `fort`'s frontier pruning and endgame
+/// tables when asked.
+fn labelling_limits(nodes: u64, eval: Evaluation, pruning: bool, tables: bool) -> Limits {
+    Limits {
+        depth: 64,
+        nodes,
+        tie_margin: 0,
+        table_bits: 16,
+        threat_plies: 2,
+        eval,
+        keep_partial: false,
+        probcut: false,
+        frontier_pruning: pruning,
+        endgame_tables: tables,
+        two_slot_table: false,
+        late_reductions: false,
+        quiescence_exchanges: false,
+    }
+}
+
+/// Gives every sample the score our own search finds there in `nodes`
+/// nodes (from the position alone, without its game's history), judged by
+/// `eval` with `fort`'s pruning and tables, on `threads` threads (the same scores whatever the threads). For the positions of
+/// games against another engine: the fit then learns what a deeper look of
+/// ours makes of the positions that engine steers into, never what the
+/// other engine thought of them.
+pub fn label_by_search(samples: &mut [Sample], nodes: u64, eval: Evaluation, threads: usize) {
+    let limits = labelling_limits(nodes, eval, true, true);
+    let positions: Vec<Position> = samples.iter().map(|s| s.position).collect();
+    let mut scores = Vec::with_capacity(samples.len());
+    let searched = in_order(
+        positions.len(),
+        threads,
+        |i| {
+            let pos = &positions[i];
+            // A game's last position may have no move: it keeps its result alone.
+            let result = Searcher::new(&limits).search(pos, DrawCounters::default(), &limits)?;
+            let score = result.score.clamp(NO_SCORE as i32 + 1, i16::MAX as i32) as i16;
+            Some(if pos.turn() == Color::White { score } else { -score })
+        },
+        |_, score| {
+            scores.push(score);
+            Ok(())
+        },
+    );
+    searched.expect("nothing stops the searches");
+    for (sample, score) in samples.iter_mut().zip(scores) {
+        sample.white_score = score;
     }
 }
 
@@ -308,5 +346,29 @@ mod tests {
         assert!(from_games(&unfinished).unwrap_err().contains("game 1"));
         let illegal = crate::engine::pdn::parse_pdn("[Result \"2-0\"]\n1. 32-23 2-0\n");
         assert!(from_games(&illegal).unwrap_err().contains("game 1"));
+    }
+
+    #[test]
+    fn imported_positions_labelled_by_our_search_whatever_the_threads() {
+        let text = "[Result \"0-2\"]\n1. 32-28 19-23 2. 28x19 14x23 3. 37-32 10-14 4. 41-37 0-2\n";
+        let games = crate::engine::pdn::parse_pdn(text);
+        let mut one = from_games(&games).unwrap();
+        let mut two = one.clone();
+        label_by_search(&mut one, 2_000, Evaluation::Learned, 1);
+        label_by_search(&mut two, 2_000, Evaluation::Learned, 2);
+        assert_eq!(one, two);
+        for s in &one {
+            // White's score: the side to move's search score, turned.
+            let limits = labelling_limits(2_000, Evaluation::Learned, true, true);
+            let found = Searcher::new(&limits).search(&s.position, DrawCounters::default(), &limits).unwrap().score;
+            let white = if s.position.turn() == Color::White { found } else { -found };
+            assert_eq!(s.white_score, Some(white as i16));
+            assert_eq!(s.white_result, 0.0, "the result is kept");
+        }
+        // A position without a move keeps its result alone.
+        let blocked = Position::from_fen("W:W46:B41,37").unwrap();
+        let mut last = vec![Sample { game: 0, position: blocked, white_result: 0.0, white_score: None }];
+        label_by_search(&mut last, 2_000, Evaluation::Learned, 1);
+        assert_eq!(last[0].white_score, None);
     }
 }

@@ -7,16 +7,17 @@
 //! positions file gives the same weights.
 
 use super::data::Sample;
-use crate::engine::eval::patterns::{self, Weights, FULL_BOARD, PHASES, STATES, TABLES};
+use crate::engine::eval::patterns::{self, Extras, Weights, EXTRAS, FULL_BOARD, PHASES, STATES, TABLES};
 use crate::engine::eval::{classic_weights, Terms, TERMS};
 use std::io::Write;
 
 /// A sample as the fit reads it: its terms (White less Black), the pattern
-/// states it adds and subtracts, its share of the opening's weights, White's
-/// result and the search's score.
+/// states it adds and subtracts, its whole-board terms, its share of the
+/// opening's weights, White's result and the search's score.
 struct Row {
     terms: [f32; TERMS],
     states: [(u16, u16); TABLES],
+    extras: [f32; EXTRAS],
     /// The opening's share in the blend of the phases (0 to 1), as the
     /// evaluation computes it from the pieces on the board.
     opening: f64,
@@ -31,8 +32,10 @@ impl Row {
         let white = pos.men(crate::engine::Color::White).bits();
         let black = pos.men(crate::engine::Color::Black).bits();
         let states = patterns::indices(white, black).map(|(a, b)| (a as u16, b as u16));
+        let kings = [crate::engine::Color::White, crate::engine::Color::Black].map(|c| pos.kings_of(c).bits());
+        let extras = Extras::difference(white, black, kings).0.map(|e| e as f32);
         let opening = patterns::opening_share(pos.occupied().count()) as f64 / FULL_BOARD as f64;
-        Row { terms, states, opening, result: sample.white_result, score: sample.white_score }
+        Row { terms, states, extras, opening, result: sample.white_result, score: sample.white_score }
     }
 
     /// What the fit aims at: the result, blended with the expected result
@@ -54,8 +57,17 @@ impl Row {
     }
 }
 
-/// A phase's weights: the terms', then the tables' one after the other.
-const PARAMETERS: usize = TERMS + TABLES * STATES;
+/// Where the whole-board terms' weights start in a phase's.
+const EXTRAS_AT: usize = TERMS + TABLES * STATES;
+/// A phase's weights: the terms', the tables' one after the other, then the
+/// whole-board terms'.
+const PARAMETERS: usize = EXTRAS_AT + EXTRAS;
+
+/// Whether parameter `i` of a phase is a pattern weight (stepped with
+/// momentum) rather than a term's (stepped by Adam).
+fn is_pattern(i: usize) -> bool {
+    (TERMS..EXTRAS_AT).contains(&i)
+}
 
 /// The weights being fitted, as floats: [`PARAMETERS`] for each phase.
 #[derive(Clone)]
@@ -92,7 +104,7 @@ impl Model {
         for (table, (own, mirrored)) in row.states.iter().enumerate() {
             score += tables[table * STATES + *own as usize] - tables[table * STATES + *mirrored as usize];
         }
-        score
+        score + row.extras.iter().zip(&weights[EXTRAS_AT..]).map(|(e, w)| *e as f64 * w).sum::<f64>()
     }
 
     /// The weights rounded as the build ships them (one phase: the same
@@ -105,8 +117,11 @@ impl Model {
             for (t, values) in weights.terms.iter_mut().enumerate() {
                 values[phase] = fitted[t].round() as i32;
             }
-            for (values, w) in tables.iter_mut().zip(&fitted[TERMS..TERMS + TABLES * STATES]) {
+            for (values, w) in tables.iter_mut().zip(&fitted[TERMS..EXTRAS_AT]) {
                 values[phase] = w.round().clamp(i16::MIN as f64, i16::MAX as f64) as i16;
+            }
+            for (values, w) in weights.extras.iter_mut().zip(&fitted[EXTRAS_AT..PARAMETERS]) {
+                values[phase] = w.round() as i32;
             }
         }
         weights
@@ -120,6 +135,9 @@ impl Model {
             }
             for (i, values) in weights.tables.iter().enumerate() {
                 fitted[TERMS + i] = values[phase] as f64;
+            }
+            for (e, values) in weights.extras.iter().enumerate() {
+                fitted[EXTRAS_AT + e] = values[phase] as f64;
             }
         }
         model
@@ -243,12 +261,15 @@ pub fn fit(samples: &[Sample], options: FitOptions, start: Option<&Weights>, log
                     gradient[TERMS + table * STATES + *own as usize] += d;
                     gradient[TERMS + table * STATES + *mirrored as usize] -= d;
                 }
+                for (e, extra) in row.extras.iter().enumerate() {
+                    gradient[EXTRAS_AT + e] += d * *extra as f64;
+                }
             }
         }
         let n = train.len().max(1) as f64;
         for (i, g) in gradient.iter_mut().enumerate() {
             *g /= n;
-            if i % PARAMETERS >= TERMS {
+            if is_pattern(i % PARAMETERS) {
                 *g += options.regularisation * model.weights[i];
             }
         }
@@ -257,7 +278,7 @@ pub fn fit(samples: &[Sample], options: FitOptions, start: Option<&Weights>, log
             if FIXED_TERMS.contains(&(i % PARAMETERS)) {
                 continue;
             }
-            if i % PARAMETERS < TERMS {
+            if !is_pattern(i % PARAMETERS) {
                 mean[i] = beta1 * mean[i] + (1.0 - beta1) * gradient[i];
                 variance[i] = beta2 * variance[i] + (1.0 - beta2) * gradient[i] * gradient[i];
                 model.weights[i] -=
@@ -354,7 +375,14 @@ mod tests {
 
     #[test]
     fn the_target_blends_the_result_with_the_score() {
-        let row = |score| Row { terms: [0.0; TERMS], states: [(0, 0); TABLES], opening: 1.0, result: 1.0, score };
+        let row = |score| Row {
+            terms: [0.0; TERMS],
+            states: [(0, 0); TABLES],
+            extras: [0.0; EXTRAS],
+            opening: 1.0,
+            result: 1.0,
+            score,
+        };
         assert_eq!(row(Some(0)).target(0.0, 200.0), 1.0);
         assert_eq!(row(Some(0)).target(1.0, 200.0), 0.5);
         assert!((row(Some(0)).target(0.5, 200.0) - 0.75).abs() < 1e-12);
@@ -372,7 +400,14 @@ mod tests {
                 let mut terms = [0.0; TERMS];
                 terms[0] = men as f32;
                 let result = if (k as f64 + 0.5) / 1000.0 < p { 1.0 } else { 0.0 };
-                rows.push(Row { terms, states: [(0, 0); TABLES], opening: 1.0, result, score: None });
+                rows.push(Row {
+                    terms,
+                    states: [(0, 0); TABLES],
+                    extras: [0.0; EXTRAS],
+                    opening: 1.0,
+                    result,
+                    score: None,
+                });
             }
         }
         let rows: Vec<&Row> = rows.iter().collect();

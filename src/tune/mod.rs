@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use crate::engine::eval::patterns::Weights;
+use crate::engine::eval::Evaluation;
 
 /// Plays the games of `selfplay` and writes their positions to `path`;
 /// reports on `out`. The error is a one-line message.
@@ -35,14 +36,24 @@ pub fn generate(selfplay: &data::SelfPlay, path: &Path, out: &mut dyn Write) -> 
 
 /// Reads the games of the PDN files `games` and writes their quiet
 /// positions, labelled by their results, to `path` (see
-/// [`data::from_games`]); reports on `out`. The error is a one-line message.
-pub fn import(games: &[PathBuf], path: &Path, out: &mut dyn Write) -> Result<(), String> {
+/// [`data::from_games`]); with `labels` (nodes, evaluation, threads), each
+/// also with our own search's score ([`data::label_by_search`]). Reports
+/// on `out`. The error is a one-line message.
+pub fn import(
+    games: &[PathBuf],
+    labels: Option<(u64, Evaluation, usize)>,
+    path: &Path,
+    out: &mut dyn Write,
+) -> Result<(), String> {
     let mut parsed = Vec::new();
     for file in games {
         let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
         parsed.extend(crate::engine::pdn::parse_pdn(&text));
     }
-    let samples = data::from_games(&parsed)?;
+    let mut samples = data::from_games(&parsed)?;
+    if let Some((nodes, eval, threads)) = labels {
+        data::label_by_search(&mut samples, nodes, eval, threads);
+    }
     let mut file = BufWriter::new(File::create(path).map_err(|e| format!("{}: {e}", path.display()))?);
     data::write_samples(&samples, &mut file).map_err(|e| e.to_string())?;
     file.flush().map_err(|e| e.to_string())?;
@@ -74,12 +85,13 @@ pub fn fit(
     std::fs::write(path, fitted.weights.encode()).map_err(|e| format!("{}: {e}", path.display()))?;
     writeln!(
         out,
-        "scale {:.1}; validation loss {:.6} classic, {:.6} fitted (training {:.6}); terms {:?}; {:.0} s; written to {}",
+        "scale {:.1}; validation loss {:.6} classic, {:.6} fitted (training {:.6}); terms {:?}; extras {:?}; {:.0} s; written to {}",
         fitted.scale,
         fitted.classic_validation,
         fitted.fitted_validation,
         fitted.fitted_train,
         fitted.weights.terms,
+        fitted.weights.extras,
         started.elapsed().as_secs_f64(),
         path.display()
     )

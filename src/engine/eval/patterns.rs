@@ -14,6 +14,9 @@
 //! the board) and one for the ending (none): a position is judged by the
 //! blend of the two by its piece count, since what a structure is worth
 //! changes as the board empties.
+//!
+//! A few whole-board terms ([`Extras`]) see what no region does: how far a
+//! side's men lean to one wing, and kings on the long diagonal.
 
 use super::{Terms, TERMS};
 use crate::geometry::{Geometry, Word};
@@ -34,14 +37,19 @@ pub const PHASES: usize = 2;
 pub const FULL_BOARD: i32 = 40;
 /// What a weights file of one value a weight starts with…
 pub const MAGIC: &[u8; 8] = b"DAMESEV1";
-/// …and of two (opening and ending).
+/// …and of two (opening and ending)…
 pub const MAGIC_PHASED: &[u8; 8] = b"DAMESEV2";
+/// …and of two, followed by the whole-board terms' weights.
+pub const MAGIC_EXTRAS: &[u8; 8] = b"DAMESEV3";
 /// The size of a file of one value a weight: the magic, then little-endian
 /// `i16`s, the terms' weights first, then the tables one after the other.
 pub const FILE_BYTES: usize = MAGIC.len() + 2 * (TERMS + TABLES * STATES);
 /// The size of a file of two (the shipped `learned.bin`): the same layout,
 /// each weight's opening value followed by its ending value.
 pub const PHASED_FILE_BYTES: usize = MAGIC.len() + 2 * PHASES * (TERMS + TABLES * STATES);
+/// The size of a file with the whole-board terms: the second layout, then
+/// each extra's opening and ending values.
+pub const EXTRAS_FILE_BYTES: usize = PHASED_FILE_BYTES + 2 * PHASES * EXTRAS;
 
 /// Fitted weights, in hundredths of a man, each for the opening and the
 /// ending (the same where the fit had one phase).
@@ -52,6 +60,9 @@ pub struct Weights {
     /// `t` at `t × STATES + s`. On the heap, or in the binary for the
     /// shipped weights (a thread's stack would not hold many copies).
     pub tables: Cow<'static, [[i16; PHASES]]>,
+    /// The whole-board terms' weights ([`Extras`]): 0 in files of the first
+    /// two formats.
+    pub extras: [[i32; PHASES]; EXTRAS],
 }
 
 /// The shipped weights file, checked at compile time: a file of the wrong
@@ -81,15 +92,29 @@ static WEIGHTS: Weights = Weights {
         terms
     },
     tables: Cow::Borrowed(&SHIPPED_TABLES),
+    extras: {
+        let mut extras = [[0; PHASES]; EXTRAS];
+        let mut e = 0;
+        while e < EXTRAS && SHIPPED.len() == EXTRAS_FILE_BYTES {
+            extras[e] = [weight_at(SHIPPED, EXTRAS_AT + e, 0) as i32, weight_at(SHIPPED, EXTRAS_AT + e, 1) as i32];
+            e += 1;
+        }
+        extras
+    },
 };
 
+/// Where the extras' weights start among a file's weights.
+const EXTRAS_AT: usize = TERMS + TABLES * STATES;
+
 /// `bytes` when they are a weights file: the magic of one of the formats
-/// described at [`FILE_BYTES`] and [`PHASED_FILE_BYTES`], and its size.
+/// described at [`FILE_BYTES`], [`PHASED_FILE_BYTES`] and
+/// [`EXTRAS_FILE_BYTES`], and its size.
 const fn check(bytes: &[u8]) -> Result<&[u8], &'static str> {
     let size = match bytes.first_chunk::<8>() {
         Some(magic) if eq8(magic, MAGIC) => FILE_BYTES,
         Some(magic) if eq8(magic, MAGIC_PHASED) => PHASED_FILE_BYTES,
-        _ => return Err("not a weights file (no DAMESEV1 or DAMESEV2 header)"),
+        Some(magic) if eq8(magic, MAGIC_EXTRAS) => EXTRAS_FILE_BYTES,
+        _ => return Err("not a weights file (no DAMESEV1, DAMESEV2 or DAMESEV3 header)"),
     };
     if bytes.len() != size {
         return Err("a weights file of the wrong size for its version");
@@ -101,35 +126,53 @@ const fn eq8(a: &[u8; 8], b: &[u8; 8]) -> bool {
     u64::from_le_bytes(*a) == u64::from_le_bytes(*b)
 }
 
-/// Weight `i` (the terms', then the tables' in order) of a checked file,
-/// in `phase`: a file of one value a weight gives it for both.
+/// Weight `i` (the terms', then the tables' in order, then the extras') of
+/// a checked file, in `phase`: a file of one value a weight gives it for
+/// both.
 const fn weight_at(bytes: &[u8], i: usize, phase: usize) -> i16 {
-    let at =
-        if bytes.len() == PHASED_FILE_BYTES { MAGIC.len() + 2 * (PHASES * i + phase) } else { MAGIC.len() + 2 * i };
+    let at = if bytes.len() == FILE_BYTES { MAGIC.len() + 2 * i } else { MAGIC.len() + 2 * (PHASES * i + phase) };
     i16::from_le_bytes([bytes[at], bytes[at + 1]])
 }
 
 impl Weights {
     /// Whether the opening's and the ending's values differ anywhere.
     pub fn is_phased(&self) -> bool {
-        self.terms.iter().any(|[o, e]| o != e) || self.tables.iter().any(|[o, e]| o != e)
+        self.terms.iter().chain(&self.extras).any(|[o, e]| o != e) || self.tables.iter().any(|[o, e]| o != e)
+    }
+
+    /// Whether any whole-board term has a weight.
+    pub fn has_extras(&self) -> bool {
+        self.extras.iter().flatten().any(|w| *w != 0)
     }
 
     /// The file format of [`Weights::read`]: one value a weight when the
-    /// phases agree everywhere, two otherwise (as the shipped file).
+    /// phases agree everywhere and no extra has a weight, two otherwise (as
+    /// the shipped file), followed by the extras' when they have weights.
     pub fn encode(&self) -> Vec<u8> {
-        let phases = if self.is_phased() { PHASES } else { 1 };
-        let mut bytes = Vec::with_capacity(if phases == 1 { FILE_BYTES } else { PHASED_FILE_BYTES });
-        bytes.extend_from_slice(if phases == 1 { MAGIC } else { MAGIC_PHASED });
+        let (magic, size) = match (self.has_extras(), self.is_phased()) {
+            (true, _) => (MAGIC_EXTRAS, EXTRAS_FILE_BYTES),
+            (false, true) => (MAGIC_PHASED, PHASED_FILE_BYTES),
+            (false, false) => (MAGIC, FILE_BYTES),
+        };
+        let phases = if size == FILE_BYTES { 1 } else { PHASES };
+        let mut bytes = Vec::with_capacity(size);
+        bytes.extend_from_slice(magic);
+        let term = |w: &i32| i16::try_from(*w).expect("a term's weight fits in an i16");
         for values in self.terms {
             for w in &values[..phases] {
-                let w = i16::try_from(*w).expect("a term's weight fits in an i16");
-                bytes.extend_from_slice(&w.to_le_bytes());
+                bytes.extend_from_slice(&term(w).to_le_bytes());
             }
         }
         for values in self.tables.iter() {
             for w in &values[..phases] {
                 bytes.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+        if size == EXTRAS_FILE_BYTES {
+            for values in self.extras {
+                for w in &values {
+                    bytes.extend_from_slice(&term(w).to_le_bytes());
+                }
             }
         }
         bytes
@@ -143,13 +186,21 @@ impl Weights {
         let value = |i, phase| weight_at(bytes, i, phase);
         Ok(Weights {
             terms: std::array::from_fn(|t| [value(t, 0) as i32, value(t, 1) as i32]),
-            tables: (TERMS..TERMS + TABLES * STATES).map(|i| [value(i, 0), value(i, 1)]).collect(),
+            tables: (TERMS..EXTRAS_AT).map(|i| [value(i, 0), value(i, 1)]).collect(),
+            extras: std::array::from_fn(|e| match bytes.len() == EXTRAS_FILE_BYTES {
+                true => [value(EXTRAS_AT + e, 0) as i32, value(EXTRAS_AT + e, 1) as i32],
+                false => [0; PHASES],
+            }),
         })
     }
 
     /// Every weight 0, in both phases.
     pub fn zero() -> Weights {
-        Weights { terms: [[0; PHASES]; TERMS], tables: vec![[0; PHASES]; TABLES * STATES].into() }
+        Weights {
+            terms: [[0; PHASES]; TERMS],
+            tables: vec![[0; PHASES]; TABLES * STATES].into(),
+            extras: [[0; PHASES]; EXTRAS],
+        }
     }
 
     /// The weights the build ships.
@@ -161,7 +212,7 @@ impl Weights {
 /// The terms' weights only: the tables are too long to print.
 impl std::fmt::Debug for Weights {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Weights").field("terms", &self.terms).finish_non_exhaustive()
+        f.debug_struct("Weights").field("terms", &self.terms).field("extras", &self.extras).finish_non_exhaustive()
     }
 }
 
@@ -199,6 +250,13 @@ pub fn white_score_with<G: Geometry>(weights: &Weights, pos: &Position<G>) -> i3
         sums[0] += plus[0] as i32 - minus[0] as i32;
         sums[1] += plus[1] as i32 - minus[1] as i32;
     }
+    if weights.has_extras() {
+        let kings = [Color::White, Color::Black].map(|c| pos.kings_of(c).0.to_u128() as u64);
+        for (e, values) in Extras::difference(white, black, kings).0.iter().zip(&weights.extras) {
+            sums[0] += e * values[0];
+            sums[1] += e * values[1];
+        }
+    }
     let opening = opening_share(pos.occupied().count());
     (sums[0] * opening + sums[1] * (FULL_BOARD - opening)) / FULL_BOARD
 }
@@ -209,6 +267,70 @@ pub fn white_score_with<G: Geometry>(weights: &Weights, pos: &Position<G>) -> i3
 pub fn opening_share(pieces: u32) -> i32 {
     (pieces as i32).min(FULL_BOARD)
 }
+
+/// Whole-board terms of the learned evaluation.
+pub const EXTRAS: usize = 2;
+
+/// What the whole-board terms count, White's less Black's: how far a side's
+/// men lean to one wing (the difference between its men on the left five
+/// files and on the right five: a lopsided side runs out of moves on its
+/// crowded wing) and its kings on the long diagonal (46–5), which a king
+/// holds against several.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Extras(pub [i32; EXTRAS]);
+
+impl Extras {
+    /// From the men's and the kings' (White's, Black's) bits on the 10×10
+    /// board.
+    #[inline(always)]
+    pub fn difference(white: u64, black: u64, kings: [u64; 2]) -> Extras {
+        Extras([
+            lean(white) - lean(black),
+            (kings[0] & LONG_DIAGONAL).count_ones() as i32 - (kings[1] & LONG_DIAGONAL).count_ones() as i32,
+        ])
+    }
+}
+
+/// How far `men` lean to one wing: |men on files 0–4 − men on files 5–9|.
+#[inline(always)]
+fn lean(men: u64) -> i32 {
+    ((men & LEFT_WING).count_ones() as i32 - (men & !LEFT_WING).count_ones() as i32).abs()
+}
+
+/// The bit of square `(row, column)` on the 10×10 board (0-based from the
+/// top left, columns counting playable squares): see [`block_bits`].
+const fn bit(row: u32, column: u32) -> u64 {
+    1 << (5 * row + row / 2 + column)
+}
+
+/// The squares of the five files on the left: on even rows (counting from
+/// the top) the playable squares sit on odd files, so a row's first three
+/// or two.
+const LEFT_WING: u64 = {
+    let mut wing = 0;
+    let mut row = 0;
+    while row < 10 {
+        let mut column = 0;
+        while 2 * column + (row + 1) % 2 < 5 {
+            wing |= bit(row, column);
+            column += 1;
+        }
+        row += 1;
+    }
+    wing
+};
+
+/// Squares 46, 41, 37, 32, 28, 23, 19, 14, 10 and 5.
+const LONG_DIAGONAL: u64 = {
+    let mut mask = 0;
+    let squares = [46u32, 41, 37, 32, 28, 23, 19, 14, 10, 5];
+    let mut k = 0;
+    while k < squares.len() {
+        mask |= bit((squares[k] - 1) / 5, (squares[k] - 1) % 5);
+        k += 1;
+    }
+    mask
+};
 
 /// For each table, the state of its region seen from White and the state
 /// of the mirrored region seen from Black: the score adds the first weight
@@ -404,6 +526,46 @@ mod tests {
         assert_eq!((bytes.len(), &bytes[..8]), (FILE_BYTES, MAGIC.as_slice()));
         assert!(Weights::read(&bytes).unwrap() == single);
         assert!(!single.is_phased() && phased.is_phased());
+    }
+
+    #[test]
+    fn the_whole_board_terms_count_the_lean_and_the_long_diagonal() {
+        let extras = |fen: &str| {
+            let pos = Position::from_fen(fen).unwrap();
+            let (w, b) = men(&pos);
+            Extras::difference(w, b, [Color::White, Color::Black].map(|c| pos.kings_of(c).0))
+        };
+        // The start leans nowhere; men on 46 (file 0) and 15 (file 9)
+        // together not at all; 47 (file 2) and 3 (file 5) are on either
+        // side of the middle.
+        assert_eq!(extras("W:W31-50:B1-20"), Extras([0, 0]));
+        assert_eq!(extras("W:W46,15:B40").0[0], -1);
+        assert_eq!(extras("W:W36,46,16:B45").0[0], 3 - 1);
+        assert_eq!(extras("W:W46,47:B1,3").0[0], 2);
+        // Kings on the long diagonal, White's less Black's.
+        assert_eq!(extras("W:WK46,K28,K1:BK23,K5,K50").0[1], 2 - 2);
+        assert_eq!(extras("W:WK46,K28,K1:BK24").0[1], 2);
+    }
+
+    #[test]
+    fn the_whole_board_terms_keep_the_mirror_and_the_file_format() {
+        let mut weights = Weights::shipped().clone();
+        weights.extras = [[-3, -1], [25, 40]];
+        for (fen, mirror) in [
+            ("W:W31,32,33,40,45,50,K46:B1,2,9,14,20", "B:W31,37,42,49,50:B1,6,11,18,19,20,K5"),
+            ("W:W27,28,36,46,K23:B3,7,8,12,K41", "B:W39,43,44,48,K10:B5,15,23,24,K28"),
+        ] {
+            let a = Position::from_fen(fen).unwrap();
+            let b = Position::from_fen(mirror).unwrap();
+            assert_eq!(white_score_with(&weights, &a), -white_score_with(&weights, &b), "{fen}");
+            assert_ne!(white_score_with(&weights, &a), white_score(&a), "{fen}: the extras count");
+        }
+        let bytes = weights.encode();
+        assert_eq!((bytes.len(), &bytes[..8]), (EXTRAS_FILE_BYTES, MAGIC_EXTRAS.as_slice()));
+        assert!(Weights::read(&bytes).unwrap() == weights);
+        assert!(Weights::read(&bytes[..PHASED_FILE_BYTES + 2]).unwrap_err().contains("bytes"));
+        // Files of the earlier formats read with no extras.
+        assert_eq!(Weights::read(&Weights::shipped().encode()).unwrap().extras, [[0; PHASES]; EXTRAS]);
     }
 
     #[test]
