@@ -40,7 +40,10 @@ use std::str::FromStr;
 /// 6: `fort`'s learned weights of the fourth generation (fitted to the
 /// searches of games played by the weights before them); the other levels
 /// are unchanged.
-pub const BOT_VERSION: u32 = 6;
+/// 7: `fort`'s learned weights of the fifth generation, with the
+/// whole-board terms, fitted also to positions of its games against Scan
+/// 2.0 labelled by its own deeper search; the other levels are unchanged.
+pub const BOT_VERSION: u32 = 7;
 
 /// The bot's first moves of a game from the usual start drawn at random
 /// among the legal moves: games start differently without any opening
