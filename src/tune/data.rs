@@ -162,10 +162,11 @@ fn labelling_limits(nodes: u64, eval: Evaluation, pruning: bool, tables: bool) -
 
 /// Gives every sample the score our own search finds there in `nodes`
 /// nodes (from the position alone, without its game's history), judged by
-/// `eval` with `fort`'s pruning and tables, on `threads` threads (the same scores whatever the threads). For the positions of
-/// games against another engine: the fit then learns what a deeper look of
-/// ours makes of the positions that engine steers into, never what the
-/// other engine thought of them.
+/// `eval` with `fort`'s pruning and tables, on `threads` threads (the same
+/// scores whatever the threads). For the positions of games against
+/// another engine: the fit then learns what a deeper look of ours makes of
+/// the positions that engine steers into, never what the other engine
+/// thought of them.
 pub fn label_by_search(samples: &mut [Sample], nodes: u64, eval: Evaluation, threads: usize) {
     let limits = labelling_limits(nodes, eval, true, true);
     let positions: Vec<Position> = samples.iter().map(|s| s.position).collect();

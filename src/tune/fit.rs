@@ -121,7 +121,7 @@ impl Model {
                 values[phase] = w.round().clamp(i16::MIN as f64, i16::MAX as f64) as i16;
             }
             for (values, w) in weights.extras.iter_mut().zip(&fitted[EXTRAS_AT..PARAMETERS]) {
-                values[phase] = w.round() as i32;
+                values[phase] = w.round().clamp(i16::MIN as f64, i16::MAX as f64) as i32;
             }
         }
         weights

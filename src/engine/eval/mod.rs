@@ -15,9 +15,10 @@ pub enum Evaluation {
     /// The hand-set weights below: material, kings and placement.
     #[default]
     Classic,
-    /// The weights fitted by `dames tune` (the terms below plus patterns of
-    /// men in 16 regions of the board), for international draughts; other
-    /// rule sets fall back to the classic weights.
+    /// The weights fitted by `dames tune` (the terms below, patterns of men
+    /// in 16 regions of the board and a few whole-board terms), for
+    /// international draughts; other rule sets fall back to the classic
+    /// weights.
     Learned,
     /// Learned weights read from a file at run time (`--weights`), to
     /// measure a fit before the build ships it.
