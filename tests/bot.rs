@@ -300,7 +300,7 @@ fn verification_reports_the_earliest_move_that_is_not_the_bots() {
 /// neither resumed nor scored) and write the new replies here.
 #[test]
 fn the_computers_play_is_pinned_to_its_version() {
-    assert_eq!(bot::BOT_VERSION, 7, "write the replies of the new version below");
+    assert_eq!(bot::BOT_VERSION, 8, "write the replies of the new version below");
     let pinned_replies = [
         (
             Level::Debutant,
@@ -352,7 +352,7 @@ fn the_computers_play_is_pinned_to_its_version() {
     let search = reply.search.expect("a searched reply");
     assert_eq!(
         (reply.mv.long_form().to_string(), search.depth, search.score),
-        ("39-34".to_string(), 16, 101),
+        ("39-34".to_string(), 16, 103),
         "fort's search changed: bump BOT_VERSION"
     );
     for (rules, level, pinned) in eight {

@@ -43,7 +43,10 @@ use std::str::FromStr;
 /// 7: `fort`'s learned weights of the fifth generation, with the
 /// whole-board terms, fitted also to positions of its games against Scan
 /// 2.0 labelled by its own deeper search; the other levels are unchanged.
-pub const BOT_VERSION: u32 = 7;
+/// 8: `fort`'s learned weights of the sixth generation, carried on from
+/// the fifth's with its own new games and 640 new games against Scan 2.0
+/// (labelled by its own search); the other levels are unchanged.
+pub const BOT_VERSION: u32 = 8;
 
 /// The bot's first moves of a game from the usual start drawn at random
 /// among the legal moves: games start differently without any opening
