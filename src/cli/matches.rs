@@ -67,6 +67,50 @@ pub struct MatchArgs {
     black: BlackSide,
 }
 
+/// `dames openings`.
+#[derive(Args, Debug)]
+pub struct OpeningsArgs {
+    /// The built-in openings of 2 plies (one move each) or 3 (and White's next)
+    #[arg(long, value_name = "2|3", default_value_t = 2, value_parser = value_parser!(u32).range(2..=3))]
+    plies: u32,
+    /// The seed of their order, as dames match --seed draws it
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// Leaves out the openings of FILE (read as dames match --openings reads it): a test set kept apart from
+    /// training games
+    #[arg(long, value_name = "FILE")]
+    except: Option<PathBuf>,
+    /// Threads the balance searches run on, 1 to 64 (the list is the same whatever the threads)
+    #[arg(long, value_name = "T", default_value_t = 1, value_parser = RangedU64ValueParser::<usize>::new().range(1..=64))]
+    threads: usize,
+}
+
+impl OpeningsArgs {
+    /// Writes the openings `dames match --opening-plies P --seed S` plays, in
+    /// its order, one a line as `--openings` reads them: a match's training
+    /// openings listed without playing it.
+    pub fn run(self, out: &mut dyn Write) -> Result<i32, UsageError> {
+        let left_out: Vec<String> = match &self.except {
+            Some(path) => read_openings(path)?.iter().map(openings::describe).collect(),
+            None => Vec::new(),
+        };
+        for opening in openings::built_in(self.plies, self.seed, self.threads) {
+            let line = openings::describe(&opening);
+            if !left_out.contains(&line) {
+                writeln!(out, "{line}")?;
+            }
+        }
+        Ok(0)
+    }
+}
+
+/// The openings of the file at `path`, or why it cannot be read.
+fn read_openings(path: &std::path::Path) -> Result<Vec<Game>, UsageError> {
+    let name = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| UsageError(format!("cannot read {name}: {e}")))?;
+    openings::read(&text).map_err(|why| UsageError(format!("{name}: {why}")))
+}
+
 /// What one side of a match is asked to be, as given on the command line.
 struct SideArgs {
     /// `white` or `black`, for the messages.
@@ -277,12 +321,7 @@ impl MatchArgs {
         let first = self.white.side().spec(&all)?;
         let second = self.black.side().spec(&all)?;
         let (book, source) = match &self.openings {
-            Some(path) => {
-                let name = path.display();
-                let text = std::fs::read_to_string(path).map_err(|e| UsageError(format!("cannot read {name}: {e}")))?;
-                let book = openings::read(&text).map_err(|why| UsageError(format!("{name}: {why}")))?;
-                (book, format!("from {name}"))
-            }
+            Some(path) => (read_openings(path)?, format!("from {}", path.display())),
             None => {
                 let book = openings::built_in(self.opening_plies, self.seed, self.threads);
                 (book, format!("balanced {}-ply, seed {}", self.opening_plies, self.seed))

@@ -68,6 +68,9 @@ pub enum Command {
     /// dames itself, from openings with both colours under FMJD's draw rules: each game, then the score with its 95 %
     /// interval and Elo, each side's time a move, restarts and illegal moves
     Match(Box<matches::MatchArgs>),
+    /// The built-in balanced openings dames match plays, in its order for a seed, one a line as --openings reads
+    /// them (less those of a file: a test set kept apart)
+    Openings(matches::OpeningsArgs),
     /// The learned evaluation's data and weights: self-play positions (generate), positions of games played
     /// elsewhere (import) and the fit of the weights (fit)
     Tune(tune::TuneArgs),
@@ -117,6 +120,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Option<i32> {
         Command::Hub => play::hub(),
         Command::Selfplay(args) => args.run(out),
         Command::Match(args) => args.run(out),
+        Command::Openings(args) => args.run(out),
         Command::Tune(args) => args.run(out),
         Command::Endgame(args) => args.run(out),
         Command::Bench(args) => args.run(out),

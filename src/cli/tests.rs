@@ -141,6 +141,9 @@ fn bad_input_is_one_line_and_status_two() {
         &["match", "--white", "1", "--black", "1", "--games", "2", "--black-protocol", "hub2"],
         &["match", "--white", "1", "--black", "1", "--games", "2", "--from", "3"],
         &["match", "--white", "1", "--black", "1", "--games", "2", "--opening-plies", "4"],
+        &["openings", "--plies", "4"],
+        &["openings", "--except", "/nonexistent"],
+        &["openings", "--except", "Cargo.toml"],
         &["match", "--white", "1", "--black", "1", "--games", "2", "--openings", "/nonexistent"],
         &["match", "--white", "1", "--black", "1", "--games", "2", "--openings", "Cargo.toml"],
         &["match", "--white", "1", "--black-engine", "/nonexistent/scan hub", "--games", "2"],
@@ -449,6 +452,30 @@ fn match_between_two_levels_reports_each_game_the_score_and_each_sides_figures()
     // The same games whatever the threads.
     let (_, again, _) = call(&args);
     assert_eq!(without_times(&out), without_times(&again));
+}
+
+#[test]
+fn openings_lists_what_match_plays_in_its_order_less_a_files() {
+    let (code, out, err) = call(&["openings", "--seed", "3"]);
+    assert_eq!(code, Some(0), "{err}");
+    let listed: Vec<&str> = out.lines().collect();
+    assert!(listed.len() > 10 && listed.len() < 81, "{out}");
+    assert!(listed.iter().all(|line| line.split(' ').count() == 2), "{out}");
+    // dames match --seed 3 plays them in this order, each with both colours.
+    let args = ["match", "--white", "1", "--black", "1", "--nodes", "50", "--games", "6", "--seed", "3"];
+    let (code, played, err) = call(&args);
+    assert_eq!(code, Some(0), "{err}");
+    for (i, line) in played.lines().skip(1).take(6).enumerate() {
+        assert!(line.contains(&format!("; opening {}; ", listed[i / 2])), "{line}");
+    }
+    // Less the openings of a file, however it writes them.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("test-set.txt");
+    std::fs::write(&file, format!("# kept apart\n1. {}\n\n{}\n", listed[0], listed[2])).unwrap();
+    let (code, rest, err) = call(&["openings", "--seed", "3", "--except", file.to_str().unwrap(), "--threads", "2"]);
+    assert_eq!(code, Some(0), "{err}");
+    let expected: Vec<&str> = listed.iter().enumerate().filter(|(i, _)| *i != 0 && *i != 2).map(|(_, l)| *l).collect();
+    assert_eq!(rest.lines().collect::<Vec<_>>(), expected);
 }
 
 #[test]
