@@ -3,7 +3,7 @@
 //! stderr.
 
 use super::{run, Cli};
-use crate::engine::eval::patterns::Weights;
+use crate::engine::eval::patterns::{Phase, Weights};
 use crate::engine::pdn::{parse_pdn, replay};
 use clap::Parser;
 use std::io::Write;
@@ -282,7 +282,13 @@ fn tune_makes_weights_that_the_searches_play() {
     assert!(out.contains("validation loss"), "{out}");
     // (Whether it has two phases depends on the epochs that beat the
     // classic weights on so few games: the fit's own tests check that.)
-    assert!(Weights::read(&std::fs::read(&phased).unwrap()).is_ok());
+    // Blended by the pieces, as the shipped weights, unless told the rows.
+    assert_eq!(Weights::read(&std::fs::read(&phased).unwrap()).unwrap().phase, Phase::Pieces);
+    let rows = file("rows.bin");
+    let fit_by_rows = ["tune", "fit", "--data", &positions, "--out", &rows, "--epochs", "25", "--phase", "rows"];
+    let (code, _, err) = call(&fit_by_rows);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(Weights::read(&std::fs::read(&rows).unwrap()).unwrap().phase, Phase::RowsToGo);
     // The fitted file plays, for either side of a match.
     let (code, out, err) = call(&["bestmove", "start", "--nodes", "3000", "--weights", &phased]);
     assert_eq!(code, Some(0), "{err}");
@@ -410,6 +416,7 @@ fn a_bad_option_is_named_with_status_two() {
         (&["bestmove", "start", "--nodes", "many"], "--nodes"),
         (&["moves", "start", "--rules", "checkers"], "--rules"),
         (&["tune", "fit", "--data", "x", "--out", "y", "--phases", "3"], "--phases"),
+        (&["tune", "fit", "--data", "x", "--out", "y", "--phase", "moves"], "--phase"),
     ] {
         let (code, _, err) = call(args);
         assert_eq!(code, Some(2), "{args:?}");

@@ -2,6 +2,7 @@
 //! the typed options `crate::tune` runs with.
 
 use super::{evaluation, switch, weights_file, UsageError};
+use crate::engine::eval::patterns::Phase;
 use crate::engine::eval::Evaluation;
 use crate::tune::{data::SelfPlay, fit::FitOptions};
 use clap::builder::RangedU64ValueParser;
@@ -107,12 +108,24 @@ struct FitArgs {
     /// The share of the search's score in the fit's target, 0 to 1 (0: the game result alone)
     #[arg(long, value_name = "L", default_value_t = 0.0, value_parser = share)]
     lambda: f64,
-    /// 1: one value a weight; 2: weights for the opening and the ending, blended by the pieces on the board
+    /// 1: one value a weight; 2: weights for the opening and the ending, blended by --phase
     #[arg(long, value_name = "1|2", default_value_t = 1, value_parser = RangedU64ValueParser::<usize>::new().range(1..=2))]
     phases: usize,
+    /// What blends the two: pieces (the pieces on the board, the shipped weights') or rows (the rows the men still have to go, Scan's measure; a fourth file format)
+    #[arg(long, value_name = "pieces|rows", default_value = "pieces", value_parser = phase)]
+    phase: Phase,
     /// Carry on from the weights of FILE (what --weights reads) instead of starting from the classic ones
     #[arg(long, value_name = "FILE")]
     from: Option<PathBuf>,
+}
+
+/// A measure of the game's phase, by name.
+fn phase(text: &str) -> Result<Phase, String> {
+    match text {
+        "rows" => Ok(Phase::RowsToGo),
+        "pieces" => Ok(Phase::Pieces),
+        _ => Err("takes rows or pieces".into()),
+    }
 }
 
 /// A share, from 0 to 1.
@@ -154,6 +167,7 @@ impl TuneArgs {
                     regularisation: args.l2,
                     lambda: args.lambda,
                     phases: args.phases,
+                    phase: args.phase,
                 };
                 let start = args.from.as_deref().map(weights_file).transpose()?;
                 crate::tune::fit(&args.data, options, start, &args.out, out).map_err(UsageError)?;

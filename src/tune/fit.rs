@@ -7,7 +7,7 @@
 //! positions file gives the same weights.
 
 use super::data::Sample;
-use crate::engine::eval::patterns::{self, Extras, Weights, EXTRAS, FULL_BOARD, PHASES, STATES, TABLES};
+use crate::engine::eval::patterns::{self, Extras, Phase, Weights, EXTRAS, PHASES, PHASE_SCALE, STATES, TABLES};
 use crate::engine::eval::{classic_weights, Terms, TERMS};
 use std::io::Write;
 
@@ -19,14 +19,14 @@ struct Row {
     states: [(u16, u16); TABLES],
     extras: [f32; EXTRAS],
     /// The opening's share in the blend of the phases (0 to 1), as the
-    /// evaluation computes it from the pieces on the board.
+    /// evaluation computes it by the fit's [`Phase`].
     opening: f64,
     result: f32,
     score: Option<i16>,
 }
 
 impl Row {
-    fn of(sample: &Sample) -> Row {
+    fn of(sample: &Sample, phase: Phase) -> Row {
         let pos = &sample.position;
         let terms = Terms::difference(pos).0.map(|t| t as f32);
         let white = pos.men(crate::engine::Color::White).bits();
@@ -34,7 +34,8 @@ impl Row {
         let states = patterns::indices(white, black).map(|(a, b)| (a as u16, b as u16));
         let kings = [crate::engine::Color::White, crate::engine::Color::Black].map(|c| pos.kings_of(c).bits());
         let extras = Extras::difference(white, black, kings).0.map(|e| e as f32);
-        let opening = patterns::opening_share(pos.occupied().count()) as f64 / FULL_BOARD as f64;
+        let share = phase.opening_share(white, black, pos.occupied().count());
+        let opening = share as f64 / PHASE_SCALE as f64;
         Row { terms, states, extras, opening, result: sample.white_result, score: sample.white_score }
     }
 
@@ -108,9 +109,9 @@ impl Model {
     }
 
     /// The weights rounded as the build ships them (one phase: the same
-    /// values for both).
-    fn rounded(&self) -> Weights {
-        let mut weights = Weights::zero();
+    /// values for both), blended by `phase`.
+    fn rounded(&self, phase: Phase) -> Weights {
+        let mut weights = Weights { phase, ..Weights::zero() };
         let tables = weights.tables.to_mut();
         for phase in 0..PHASES {
             let fitted = &self.weights[phase.min(self.phases - 1) * PARAMETERS..];
@@ -185,8 +186,11 @@ pub struct FitOptions {
     /// without a score (first-version files) keep their result.
     pub lambda: f64,
     /// 1: one value a weight; 2 (the shipped weights): one for the opening
-    /// and one for the ending, blended by the pieces on the board.
+    /// and one for the ending…
     pub phases: usize,
+    /// …blended by this measure of the game's phase: the pieces (the
+    /// shipped weights'), or the rows to go.
+    pub phase: Phase,
 }
 
 /// What the fit found.
@@ -210,7 +214,7 @@ pub struct Fitted {
 /// The fit starts from the classic weights, or from `start` (weights
 /// fitted before, to carry on from them with more positions).
 pub fn fit(samples: &[Sample], options: FitOptions, start: Option<&Weights>, log: &mut dyn Write) -> Fitted {
-    let rows: Vec<Row> = samples.iter().map(Row::of).collect();
+    let rows: Vec<Row> = samples.iter().map(|sample| Row::of(sample, options.phase)).collect();
     let (mut validation, mut train) = (Vec::new(), Vec::new());
     for (row, sample) in rows.iter().zip(samples) {
         if sample.game.is_multiple_of(10) {
@@ -229,6 +233,8 @@ pub fn fit(samples: &[Sample], options: FitOptions, start: Option<&Weights>, log
         validation.len()
     );
 
+    // Starting weights are carried on under the fit's phase, whatever
+    // theirs was: their loss is measured so too.
     let mut model = match start {
         Some(weights) => Model::from_weights(weights, options.phases),
         None => classic.clone(),
@@ -289,7 +295,7 @@ pub fn fit(samples: &[Sample], options: FitOptions, start: Option<&Weights>, log
             }
         }
         if epoch % 25 == 0 || epoch == options.epochs {
-            let shipped = Model::from_weights(&model.rounded(), options.phases);
+            let shipped = Model::from_weights(&model.rounded(options.phase), options.phases);
             let validation_loss = loss(&shipped, &validation, scale);
             let _ = writeln!(log, "epoch {epoch}: validation loss {validation_loss:.6}");
             if validation_loss < best.0 {
@@ -300,7 +306,7 @@ pub fn fit(samples: &[Sample], options: FitOptions, start: Option<&Weights>, log
     let (fitted_validation, model) = best;
     Fitted {
         fitted_train: loss(&model, &train, scale),
-        weights: model.rounded(),
+        weights: model.rounded(options.phase),
         scale,
         train_rows: train.len(),
         validation_rows: validation.len(),
@@ -339,14 +345,16 @@ mod tests {
     #[test]
     fn the_fit_never_ends_worse_than_the_classic_weights() {
         let samples = SelfPlay::classic(12, 3, 2_000, 2).run(&mut std::io::sink());
-        for (lambda, phases) in [(0.0, 1), (0.7, 1), (0.0, 2)] {
+        for (lambda, phases, phase) in
+            [(0.0, 1, Phase::RowsToGo), (0.7, 1, Phase::Pieces), (0.0, 2, Phase::RowsToGo), (0.0, 2, Phase::Pieces)]
+        {
             let fitted = fit(
                 &samples,
-                FitOptions { epochs: 50, rate: 1.0, pattern_rate: 1e5, regularisation: 0.0, lambda, phases },
+                FitOptions { epochs: 50, rate: 1.0, pattern_rate: 1e5, regularisation: 0.0, lambda, phases, phase },
                 None,
                 &mut std::io::sink(),
             );
-            assert_eq!(fitted.weights.is_phased(), phases == 2);
+            assert_eq!((fitted.weights.is_phased(), fitted.weights.phase), (phases == 2, phase));
             assert!(fitted.validation_rows > 0 && fitted.train_rows > fitted.validation_rows);
             assert!(fitted.fitted_validation <= fitted.classic_validation);
             assert!(fitted.fitted_train.is_finite());
@@ -361,8 +369,15 @@ mod tests {
     #[test]
     fn a_fit_from_given_weights_starts_from_them() {
         let samples = SelfPlay::classic(12, 3, 2_000, 2).run(&mut std::io::sink());
-        let options =
-            FitOptions { epochs: 50, rate: 1.0, pattern_rate: 1e5, regularisation: 0.0, lambda: 0.0, phases: 2 };
+        let options = FitOptions {
+            epochs: 50,
+            rate: 1.0,
+            pattern_rate: 1e5,
+            regularisation: 0.0,
+            lambda: 0.0,
+            phases: 2,
+            phase: Phase::Pieces,
+        };
         let first = fit(&samples, options, None, &mut std::io::sink());
         let again = fit(&samples, FitOptions { epochs: 25, ..options }, Some(&first.weights), &mut std::io::sink());
         assert!((again.start_validation - first.fitted_validation).abs() < 1e-12);

@@ -10,10 +10,11 @@
 //! half-turn of the board, colours swapped, are one pattern seen from either
 //! side, so they share a table and only 8 tables are stored.
 //!
-//! Every weight may have two values, one for the opening (all 40 pieces on
-//! the board) and one for the ending (none): a position is judged by the
-//! blend of the two by its piece count, since what a structure is worth
-//! changes as the board empties.
+//! Every weight may have two values, one for the opening and one for the
+//! ending: a position is judged by the blend of the two by how far the game
+//! has gone ([`Phase`]: the pieces on the board for the shipped weights),
+//! since what a structure is worth changes as the men advance and the board
+//! empties.
 //!
 //! A few whole-board terms ([`Extras`]) see what no region does: how far a
 //! side's men lean to one wing, and kings on the long diagonal.
@@ -32,23 +33,23 @@ pub const TABLES: usize = 8;
 pub const STATES: usize = 6561;
 /// The phases a weight has a value for: the opening, then the ending.
 pub const PHASES: usize = 2;
-/// The pieces on the board at the start, where the opening's values hold
-/// alone.
-pub const FULL_BOARD: i32 = 40;
 /// What a weights file of one value a weight starts with…
 pub const MAGIC: &[u8; 8] = b"DAMESEV1";
 /// …and of two (opening and ending)…
 pub const MAGIC_PHASED: &[u8; 8] = b"DAMESEV2";
-/// …and of two, followed by the whole-board terms' weights.
+/// …and of two, followed by the whole-board terms' weights…
 pub const MAGIC_EXTRAS: &[u8; 8] = b"DAMESEV3";
+/// …and the same, its phases blended by the rows the men have to go
+/// ([`Phase::RowsToGo`]; the first three blend by the pieces).
+pub const MAGIC_ROWS_PHASE: &[u8; 8] = b"DAMESEV4";
 /// The size of a file of one value a weight: the magic, then little-endian
 /// `i16`s, the terms' weights first, then the tables one after the other.
 pub const FILE_BYTES: usize = MAGIC.len() + 2 * (TERMS + TABLES * STATES);
 /// The size of a file of two (the shipped `learned.bin`): the same layout,
 /// each weight's opening value followed by its ending value.
 pub const PHASED_FILE_BYTES: usize = MAGIC.len() + 2 * PHASES * (TERMS + TABLES * STATES);
-/// The size of a file with the whole-board terms: the second layout, then
-/// each extra's opening and ending values.
+/// The size of a file with the whole-board terms (the third and fourth
+/// formats): the second layout, then each extra's opening and ending values.
 pub const EXTRAS_FILE_BYTES: usize = PHASED_FILE_BYTES + 2 * PHASES * EXTRAS;
 
 /// Fitted weights, in hundredths of a man, each for the opening and the
@@ -63,6 +64,89 @@ pub struct Weights {
     /// The whole-board terms' weights ([`Extras`]): 0 in files of the first
     /// two formats.
     pub extras: [[i32; PHASES]; EXTRAS],
+    /// What blends the opening's and the ending's values: the pieces in
+    /// files of the first three formats (the shipped one's), the rows to go
+    /// in the fourth (`dames tune fit --phase rows`).
+    pub phase: Phase,
+}
+
+/// What a position's phase, the share of the opening's values in its
+/// score, is measured by.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Phase {
+    /// The pieces on the board: 40 at the start, the opening's values
+    /// alone. The shipped weights' (every version's so far).
+    Pieces,
+    /// The rows the men still have to go to their crowning rows: 300 at the
+    /// start (Scan's phase). Men advanced and locked count as a later phase
+    /// than their number says, and a king counts as none. It fits the
+    /// games a little better, but was not shown to play better against
+    /// Scan 2.0 (README, "Matches against another engine"): a switch to
+    /// measure again.
+    RowsToGo,
+}
+
+/// The scale of [`Phase::opening_share`]: 15 a piece, 2 a row to go.
+pub const PHASE_SCALE: i32 = 600;
+/// The pieces on the board at the start, where the opening's values hold
+/// alone under [`Phase::Pieces`].
+pub const FULL_BOARD: i32 = 40;
+/// The men's rows to go at the start (20 men a side, 6 to 9 rows from their
+/// crowning row), where they hold alone under [`Phase::RowsToGo`].
+pub const START_ROWS_TO_GO: i32 = 300;
+
+impl Phase {
+    /// How much of the opening's values a position takes, in
+    /// [`PHASE_SCALE`]ths, from its men's bits on the 10×10 board and its
+    /// pieces. (One scale for both, so that the blend of version 8's
+    /// weights stays exactly what it was: `15a / 600` rounds as `a / 40`.)
+    #[inline(always)]
+    pub fn opening_share(self, white: u64, black: u64, pieces: u32) -> i32 {
+        match self {
+            Phase::Pieces => 15 * (pieces as i32).min(FULL_BOARD),
+            Phase::RowsToGo => 2 * rows_to_go(white, black).min(START_ROWS_TO_GO),
+        }
+    }
+}
+
+/// The rows the men of `white` and `black` still have to go to their
+/// crowning rows, all together.
+#[inline(always)]
+fn rows_to_go(white: u64, black: u64) -> i32 {
+    // Bit k of each man's distance, counted on the squares that have it.
+    let mut rows = 0;
+    let mut k = 0;
+    while k < 4 {
+        rows += ((white & WHITE_ROWS_TO_GO[k]).count_ones() + (black & BLACK_ROWS_TO_GO[k]).count_ones()) << k;
+        k += 1;
+    }
+    rows as i32
+}
+
+/// `WHITE_ROWS_TO_GO[k]`: the squares whose distance to White's crowning
+/// row (row 0, at the top) has bit `k` set; the same for Black (row 9).
+const WHITE_ROWS_TO_GO: [u64; 4] = rows_to_go_masks(Color::White);
+const BLACK_ROWS_TO_GO: [u64; 4] = rows_to_go_masks(Color::Black);
+
+const fn rows_to_go_masks(color: Color) -> [u64; 4] {
+    let mut masks = [0u64; 4];
+    let mut row = 0;
+    while row < 10 {
+        let to_go = if matches!(color, Color::White) { row } else { 9 - row };
+        let mut column = 0;
+        while column < 5 {
+            let mut k = 0;
+            while k < 4 {
+                if to_go >> k & 1 == 1 {
+                    masks[k] |= bit(row, column);
+                }
+                k += 1;
+            }
+            column += 1;
+        }
+        row += 1;
+    }
+    masks
 }
 
 /// The shipped weights file, checked at compile time: a file of the wrong
@@ -101,6 +185,7 @@ static WEIGHTS: Weights = Weights {
         }
         extras
     },
+    phase: phase_of(SHIPPED),
 };
 
 /// Where the extras' weights start among a file's weights.
@@ -113,13 +198,22 @@ const fn check(bytes: &[u8]) -> Result<&[u8], &'static str> {
     let size = match bytes.first_chunk::<8>() {
         Some(magic) if eq8(magic, MAGIC) => FILE_BYTES,
         Some(magic) if eq8(magic, MAGIC_PHASED) => PHASED_FILE_BYTES,
-        Some(magic) if eq8(magic, MAGIC_EXTRAS) => EXTRAS_FILE_BYTES,
-        _ => return Err("not a weights file (no DAMESEV1, DAMESEV2 or DAMESEV3 header)"),
+        Some(magic) if eq8(magic, MAGIC_EXTRAS) || eq8(magic, MAGIC_ROWS_PHASE) => EXTRAS_FILE_BYTES,
+        _ => return Err("not a weights file (no DAMESEV1 to DAMESEV4 header)"),
     };
     if bytes.len() != size {
         return Err("a weights file of the wrong size for its version");
     }
     Ok(bytes)
+}
+
+/// The phase of a checked file: the fourth format's rows to go, else the
+/// pieces.
+const fn phase_of(bytes: &[u8]) -> Phase {
+    match bytes.first_chunk::<8>() {
+        Some(magic) if eq8(magic, MAGIC_ROWS_PHASE) => Phase::RowsToGo,
+        _ => Phase::Pieces,
+    }
 }
 
 const fn eq8(a: &[u8; 8], b: &[u8; 8]) -> bool {
@@ -145,14 +239,17 @@ impl Weights {
         self.extras.iter().flatten().any(|w| *w != 0)
     }
 
-    /// The file format of [`Weights::read`]: one value a weight when the
-    /// phases agree everywhere and no extra has a weight, two otherwise (as
-    /// the shipped file), followed by the extras' when they have weights.
+    /// The file format of [`Weights::read`]: for weights blended by the
+    /// pieces, one value a weight when the phases agree everywhere and no
+    /// extra has a weight, two otherwise (as the shipped file), followed by
+    /// the extras' when they have weights; for those blended by the rows to
+    /// go, the fourth (two values a weight and the extras').
     pub fn encode(&self) -> Vec<u8> {
-        let (magic, size) = match (self.has_extras(), self.is_phased()) {
-            (true, _) => (MAGIC_EXTRAS, EXTRAS_FILE_BYTES),
-            (false, true) => (MAGIC_PHASED, PHASED_FILE_BYTES),
-            (false, false) => (MAGIC, FILE_BYTES),
+        let (magic, size) = match (self.phase, self.has_extras(), self.is_phased()) {
+            (Phase::RowsToGo, _, _) => (MAGIC_ROWS_PHASE, EXTRAS_FILE_BYTES),
+            (Phase::Pieces, true, _) => (MAGIC_EXTRAS, EXTRAS_FILE_BYTES),
+            (Phase::Pieces, false, true) => (MAGIC_PHASED, PHASED_FILE_BYTES),
+            (Phase::Pieces, false, false) => (MAGIC, FILE_BYTES),
         };
         let phases = if size == FILE_BYTES { 1 } else { PHASES };
         let mut bytes = Vec::with_capacity(size);
@@ -191,15 +288,17 @@ impl Weights {
                 true => [value(EXTRAS_AT + e, 0) as i32, value(EXTRAS_AT + e, 1) as i32],
                 false => [0; PHASES],
             }),
+            phase: phase_of(bytes),
         })
     }
 
-    /// Every weight 0, in both phases.
+    /// Every weight 0, in both phases, blended by the pieces.
     pub fn zero() -> Weights {
         Weights {
             terms: [[0; PHASES]; TERMS],
             tables: vec![[0; PHASES]; TABLES * STATES].into(),
             extras: [[0; PHASES]; EXTRAS],
+            phase: Phase::Pieces,
         }
     }
 
@@ -212,7 +311,11 @@ impl Weights {
 /// The terms' weights only: the tables are too long to print.
 impl std::fmt::Debug for Weights {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Weights").field("terms", &self.terms).field("extras", &self.extras).finish_non_exhaustive()
+        f.debug_struct("Weights")
+            .field("terms", &self.terms)
+            .field("extras", &self.extras)
+            .field("phase", &self.phase)
+            .finish_non_exhaustive()
     }
 }
 
@@ -234,7 +337,7 @@ pub fn white_score<G: Geometry>(pos: &Position<G>) -> i32 {
 }
 
 /// The same by `weights`: the opening's and the ending's sums, blended by
-/// the pieces on the board (exactly either when they agree).
+/// their [`Phase`] (exactly either when they agree).
 #[inline]
 pub fn white_score_with<G: Geometry>(weights: &Weights, pos: &Position<G>) -> i32 {
     let terms = Terms::difference(pos);
@@ -256,15 +359,8 @@ pub fn white_score_with<G: Geometry>(weights: &Weights, pos: &Position<G>) -> i3
         sums[0] += e * values[0];
         sums[1] += e * values[1];
     }
-    let opening = opening_share(pos.occupied().count());
-    (sums[0] * opening + sums[1] * (FULL_BOARD - opening)) / FULL_BOARD
-}
-
-/// How much of the opening's values a position of `pieces` pieces takes,
-/// in fortieths.
-#[inline(always)]
-pub fn opening_share(pieces: u32) -> i32 {
-    (pieces as i32).min(FULL_BOARD)
+    let opening = weights.phase.opening_share(white, black, pos.occupied().count());
+    (sums[0] * opening + sums[1] * (PHASE_SCALE - opening)) / PHASE_SCALE
 }
 
 /// Whole-board terms of the learned evaluation.
@@ -509,7 +605,15 @@ mod tests {
         assert!(Weights::read(&bytes).unwrap() == *Weights::shipped());
         assert!(Weights::read(&bytes[..bytes.len() - 2]).unwrap_err().contains("bytes"));
         assert!(Weights::read(b"DAMESPS1").unwrap_err().contains("header"));
-        // Two values a weight when the phases differ.
+        // The fourth format for weights blended by the rows to go, phased
+        // or not.
+        let mut rows = Weights { phase: Phase::RowsToGo, ..Weights::zero() };
+        rows.terms[0] = [120, 120];
+        let bytes = rows.encode();
+        assert_eq!((bytes.len(), &bytes[..8]), (EXTRAS_FILE_BYTES, MAGIC_ROWS_PHASE.as_slice()));
+        assert!(Weights::read(&bytes).unwrap() == rows);
+        // Weights blended by the pieces keep the earlier formats: two values
+        // a weight when the phases differ…
         let mut phased = Weights::zero();
         phased.terms[0] = [100, 140];
         phased.tables.to_mut()[3 * STATES + 77] = [-5, 7];
@@ -517,7 +621,7 @@ mod tests {
         assert_eq!((bytes.len(), &bytes[..8]), (PHASED_FILE_BYTES, MAGIC_PHASED.as_slice()));
         assert!(Weights::read(&bytes).unwrap() == phased);
         assert!(Weights::read(&bytes[..FILE_BYTES]).unwrap_err().contains("bytes"));
-        // One value a weight when they agree: the first format, read back the same.
+        // …one when they agree: the first format, read back the same.
         let mut single = Weights::zero();
         single.terms[0] = [120, 120];
         single.tables.to_mut()[3 * STATES + 77] = [-5, -5];
@@ -569,23 +673,39 @@ mod tests {
         earlier[..8].copy_from_slice(MAGIC_PHASED);
         let read = Weights::read(&earlier).unwrap();
         assert_eq!(read.extras, [[0; PHASES]; EXTRAS]);
-        assert!(read.terms == weights.terms && read.tables == weights.tables);
+        assert!(read.terms == weights.terms && read.tables == weights.tables && read.phase == Phase::Pieces);
     }
 
     #[test]
-    fn the_phases_blend_by_the_pieces_on_the_board() {
+    fn the_phases_blend_by_the_rows_to_go_or_the_pieces() {
         // Only the men's weight differs: a man is worth 100 in the opening
         // and 140 in the ending, so one man up is worth the blend.
-        let mut weights = Weights::zero();
+        let mut weights = Weights { phase: Phase::RowsToGo, ..Weights::zero() };
         weights.terms[0] = [100, 140];
+        let (w, b) = men(&Position::start());
+        assert_eq!(Phase::RowsToGo.opening_share(w, b, 40), PHASE_SCALE, "the start is all opening");
+        // By the rows to go: 300 at the start less 6 for Black's man on 20
+        // (row 3, six rows from row 9).
         let full = Position::from_fen("W:W31-50:B1-19").unwrap();
-        assert_eq!(white_score_with(&weights, &full), (100 * 39 + 140) / 40);
+        assert_eq!(white_score_with(&weights, &full), (100 * 294 + 140 * 6) / 300);
+        // White's men on rows 6 and 7, Black's on row 0: 5 × 6 + 7 and
+        // 5 × 9 rows.
         let eleven = Position::from_fen("W:W31,32,33,34,35,36:B1,2,3,4,5").unwrap();
+        assert_eq!(white_score_with(&weights, &eleven), (100 * 82 + 140 * 218) / 300);
+        // Kings have no row to go: with one man a row from crowning beside
+        // them, the position is all but ending.
+        let kings = Position::from_fen("W:W6,K31:BK50").unwrap();
+        assert_eq!(white_score_with(&weights, &kings), (100 + 140 * 299) / 300);
+        // By the pieces (the earlier weights'): 39, 11 and 3 of 40.
+        weights.phase = Phase::Pieces;
+        assert_eq!(white_score_with(&weights, &full), (100 * 39 + 140) / 40);
         assert_eq!(white_score_with(&weights, &eleven), (100 * 11 + 140 * 29) / 40);
         let three = Position::from_fen("W:W31,32:B1").unwrap();
         assert_eq!(white_score_with(&weights, &three), (100 * 3 + 140 * 37) / 40);
         // The same values in both phases give them exactly.
         weights.terms[0] = [120, 120];
+        assert_eq!(white_score_with(&weights, &eleven), 120);
+        weights.phase = Phase::RowsToGo;
         assert_eq!(white_score_with(&weights, &eleven), 120);
     }
 }
