@@ -53,6 +53,13 @@ pub const KING: i32 = 320;
 /// A king that moves one square at a time (English draughts): worth about
 /// one and a half men.
 pub const SHORT_KING: i32 = 150;
+/// The sum of the row numbers (0 at the top) of `men`, read bit by bit
+/// from the row-number masks.
+#[inline(always)]
+pub(crate) fn row_sum<G: Geometry>(men: G::Word) -> i32 {
+    G::ROW_NUMBER_BITS.iter().enumerate().map(|(k, mask)| ((men & *mask).count_ones() as i32) << k).sum()
+}
+
 /// Per row a man has advanced from its own back row: men that move up gain
 /// space and come closer to a crown.
 pub const ADVANCE_PER_ROW: i32 = 3;
@@ -157,10 +164,8 @@ fn side_terms<G: Geometry>(pos: &Position<G>, color: Color, guard_counts: bool) 
     terms[1] = kings.count_ones() as i32;
     let last_row = G::SIZE as usize - 1;
 
-    // Rows advanced, counted from the man's own back row: the sum of the
-    // men's row numbers, read bit by bit from the row-number masks.
-    let row_sum: i32 =
-        G::ROW_NUMBER_BITS.iter().enumerate().map(|(k, mask)| ((men & *mask).count_ones() as i32) << k).sum();
+    // Rows advanced, counted from the man's own back row.
+    let row_sum = row_sum::<G>(men);
     terms[2] = match color {
         Color::White => last_row as i32 * men.count_ones() as i32 - row_sum,
         Color::Black => row_sum,

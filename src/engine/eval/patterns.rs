@@ -19,8 +19,8 @@
 //! A few whole-board terms ([`Extras`]) see what no region does: how far a
 //! side's men lean to one wing, and kings on the long diagonal.
 
-use super::{Terms, TERMS};
-use crate::geometry::{Geometry, Word};
+use super::{row_sum, Terms, TERMS};
+use crate::geometry::{Geometry, Ten, Word};
 use crate::rules::{PackedRules, Rules};
 use crate::{Color, Position};
 use std::borrow::Cow;
@@ -109,44 +109,12 @@ impl Phase {
     }
 }
 
-/// The rows the men of `white` and `black` still have to go to their
-/// crowning rows, all together.
+/// The rows the men of `white` and `black` (on the 10×10 board) still
+/// have to go to their crowning rows, all together: White's crown on row 0,
+/// so a White man has its row number to go; Black's on row 9.
 #[inline(always)]
 fn rows_to_go(white: u64, black: u64) -> i32 {
-    // Bit k of each man's distance, counted on the squares that have it.
-    let mut rows = 0;
-    let mut k = 0;
-    while k < 4 {
-        rows += ((white & WHITE_ROWS_TO_GO[k]).count_ones() + (black & BLACK_ROWS_TO_GO[k]).count_ones()) << k;
-        k += 1;
-    }
-    rows as i32
-}
-
-/// `WHITE_ROWS_TO_GO[k]`: the squares whose distance to White's crowning
-/// row (row 0, at the top) has bit `k` set; the same for Black (row 9).
-const WHITE_ROWS_TO_GO: [u64; 4] = rows_to_go_masks(Color::White);
-const BLACK_ROWS_TO_GO: [u64; 4] = rows_to_go_masks(Color::Black);
-
-const fn rows_to_go_masks(color: Color) -> [u64; 4] {
-    let mut masks = [0u64; 4];
-    let mut row = 0;
-    while row < 10 {
-        let to_go = if matches!(color, Color::White) { row } else { 9 - row };
-        let mut column = 0;
-        while column < 5 {
-            let mut k = 0;
-            while k < 4 {
-                if to_go >> k & 1 == 1 {
-                    masks[k] |= bit(row, column);
-                }
-                k += 1;
-            }
-            column += 1;
-        }
-        row += 1;
-    }
-    masks
+    row_sum::<Ten>(white) + 9 * black.count_ones() as i32 - row_sum::<Ten>(black)
 }
 
 /// The shipped weights file, checked at compile time: a file of the wrong
