@@ -300,7 +300,7 @@ fn verification_reports_the_earliest_move_that_is_not_the_bots() {
 /// neither resumed nor scored) and write the new replies here.
 #[test]
 fn the_computers_play_is_pinned_to_its_version() {
-    assert_eq!(bot::BOT_VERSION, 8, "write the replies of the new version below");
+    assert_eq!(bot::BOT_VERSION, 9, "write the replies of the new version below");
     let pinned_replies = [
         (
             Level::Debutant,

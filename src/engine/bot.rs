@@ -46,7 +46,10 @@ use std::str::FromStr;
 /// 8: `fort`'s learned weights of the sixth generation, carried on from
 /// the fifth's with its own new games and 640 new games against Scan 2.0
 /// (labelled by its own search); the other levels are unchanged.
-pub const BOT_VERSION: u32 = 8;
+/// 9: `fort`'s learned scores shrink where the weaker side has a king
+/// (to an eighth against three pieces or fewer, to a half with as many
+/// kings each and a man more at most); the other levels are unchanged.
+pub const BOT_VERSION: u32 = 9;
 
 /// The bot's first moves of a game from the usual start drawn at random
 /// among the legal moves: games start differently without any opening

@@ -131,8 +131,10 @@ pub fn evaluate<G: Geometry>(pos: &Position<G>, king_only_plies: u32) -> i32 {
 #[inline]
 pub fn evaluate_with<G: Geometry>(evaluation: Evaluation, pos: &Position<G>, king_only_plies: u32) -> i32 {
     let mut score = match evaluation {
-        Evaluation::Learned if patterns::applies(pos) => patterns::white_score(pos),
-        Evaluation::Fitted(weights) if patterns::applies(pos) => patterns::white_score_with(weights, pos),
+        Evaluation::Learned if patterns::applies(pos) => scale_kings_hold(pos, patterns::white_score(pos)),
+        Evaluation::Fitted(weights) if patterns::applies(pos) => {
+            scale_kings_hold(pos, patterns::white_score_with(weights, pos))
+        }
         _ => Terms::difference(pos).weigh(&classic_weights(pos.rules.flying())),
     };
     score = scale_drawish(pos, score);
@@ -246,6 +248,28 @@ fn scale_drawish<G: Geometry>(pos: &Position<G>, score: i32) -> i32 {
     score
 }
 
+/// A king on the weaker side often holds, men or no men: three pieces or
+/// fewer seldom beat it, and with as many kings on each side a man more
+/// is seldom enough. The learned evaluation's patterns, fitted position
+/// by position, do not see this (Scan 2.0's evaluation scales the same
+/// way); the classic one keeps its pinned judgement. In kings-only
+/// endings [`scale_drawish`] shrinks the score further.
+fn scale_kings_hold<G: Geometry>(pos: &Position<G>, score: i32) -> i32 {
+    let (strong, weak) = if score >= 0 { (Color::White, Color::Black) } else { (Color::Black, Color::White) };
+    let weak_kings = pos.kings_of(weak).count();
+    if weak_kings == 0 {
+        return score;
+    }
+    if pos.pieces(strong).count() <= 3 {
+        return score / 8;
+    }
+    let men_edge = pos.men(strong).count().abs_diff(pos.men(weak).count());
+    if pos.kings_of(strong).count() == weak_kings && men_edge <= 1 {
+        return score / 2;
+    }
+    score
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -270,6 +294,26 @@ mod tests {
                 AnyPosition::Twelve(p) => assert_eq!(evaluate(&p, 0), 0, "{spec}"),
             }
         }
+    }
+
+    #[test]
+    fn a_king_on_the_weaker_side_shrinks_the_learned_score() {
+        let shrunk = |fen: &str, score: i32| scale_kings_hold(&Position::from_fen(fen).unwrap(), score);
+        // A king each, a man more: half.
+        assert_eq!(shrunk("W:WK46,30,31,32,33:BK5,18,19,20", 200), 100);
+        // Black the stronger, the same: the sign is kept.
+        assert_eq!(shrunk("W:WK46,30,31,32:BK5,17,18,19,20", -200), -100);
+        // Three pieces against a king: an eighth.
+        assert_eq!(shrunk("W:WK46,30,31:BK5,18", 400), 50);
+        // No king on the weaker side, or two men more, or a king more for
+        // the stronger side: unchanged.
+        assert_eq!(shrunk("W:WK46,30,31,32,33:B17,18,19,20", 200), 200);
+        assert_eq!(shrunk("W:WK46,29,30,31,32,33:BK5,18,19,20", 200), 200);
+        assert_eq!(shrunk("W:WK46,K47,30,31,32:BK5,18,19,20", 200), 200);
+        // The classic evaluation, whose replies are pinned, is not scaled.
+        let pos = Position::from_fen("W:WK46,30,31,32,33:BK5,18,19,20").unwrap();
+        let classic = Terms::difference(&pos).weigh(&classic_weights(true));
+        assert_eq!(evaluate(&pos, 0), classic);
     }
 
     #[test]
