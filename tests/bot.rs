@@ -355,6 +355,16 @@ fn the_computers_play_is_pinned_to_its_version() {
         ("39-34".to_string(), 16, 103),
         "fort's search changed: bump BOT_VERSION"
     );
+    // A king each, White a man ahead: since version 9 the learned score
+    // shrinks where the weaker side has a king (version 8 judged it 200).
+    let kings_each = Position::from_fen("W:WK46,28,32,33,37,38,42:BK5,12,17,18,19,23").unwrap();
+    let reply = bot::reply(&Game::new(kings_each), Level::Fort, 7).unwrap();
+    let search = reply.search.expect("a searched reply");
+    assert_eq!(
+        (reply.mv.long_form().to_string(), search.depth, search.score),
+        ("46-41".to_string(), 16, 196),
+        "fort's judgement of kings changed: bump BOT_VERSION"
+    );
     for (rules, level, pinned) in eight {
         let game = game_from(Position::<Eight>::initial(rules).unwrap(), 7, level, 60);
         assert_eq!(bot_moves(&game), pinned, "{level}'s play at {rules} changed: bump BOT_VERSION");
