@@ -347,21 +347,15 @@ fn the_computers_play_is_pinned_to_its_version() {
     // `fort`'s search in a middlegame: its move, how deep it saw and what
     // it judged (frontier pruning since version 4: 17 plies, 14 before;
     // the learned evaluation since version 5: 16 plies).
-    let middlegame = Position::from_fen("W:W27,28,32,33,37,38,39,42,43,48:B3,7,8,12,13,16,17,18,19,23").unwrap();
-    let reply = bot::reply(&Game::new(middlegame), Level::Fort, 7).unwrap();
-    let search = reply.search.expect("a searched reply");
     assert_eq!(
-        (reply.mv.long_form().to_string(), search.depth, search.score),
+        fort_search("W:W27,28,32,33,37,38,39,42,43,48:B3,7,8,12,13,16,17,18,19,23"),
         ("39-34".to_string(), 16, 103),
         "fort's search changed: bump BOT_VERSION"
     );
     // A king each, White a man ahead: since version 9 the learned score
     // shrinks where the weaker side has a king (version 8 judged it 200).
-    let kings_each = Position::from_fen("W:WK46,28,32,33,37,38,42:BK5,12,17,18,19,23").unwrap();
-    let reply = bot::reply(&Game::new(kings_each), Level::Fort, 7).unwrap();
-    let search = reply.search.expect("a searched reply");
     assert_eq!(
-        (reply.mv.long_form().to_string(), search.depth, search.score),
+        fort_search("W:WK46,28,32,33,37,38,42:BK5,12,17,18,19,23"),
         ("46-41".to_string(), 16, 196),
         "fort's judgement of kings changed: bump BOT_VERSION"
     );
@@ -377,6 +371,14 @@ fn the_computers_play_is_pinned_to_its_version() {
         "12-8 8-3 3-7 30-25 25-21 21-17 17-13 13-9 9-6 7-10",
         "fort's endgame play changed: bump BOT_VERSION"
     );
+}
+
+/// `fort`'s reply to the position `fen` (seed 7): its move, how deep it
+/// saw and what it judged.
+fn fort_search(fen: &str) -> (String, u32, i32) {
+    let reply = bot::reply(&Game::new(Position::from_fen(fen).unwrap()), Level::Fort, 7).unwrap();
+    let search = reply.search.expect("a searched reply");
+    (reply.mv.long_form().to_string(), search.depth, search.score)
 }
 
 /// The bot's moves in a game from `game_from`, in long form.
