@@ -130,14 +130,12 @@ pub fn evaluate<G: Geometry>(pos: &Position<G>, king_only_plies: u32) -> i32 {
 /// The score of `pos` for the side to move, by `evaluation`.
 #[inline]
 pub fn evaluate_with<G: Geometry>(evaluation: Evaluation, pos: &Position<G>, king_only_plies: u32) -> i32 {
-    let mut score = match evaluation {
-        Evaluation::Learned if patterns::applies(pos) => scale_kings_hold(pos, patterns::white_score(pos)),
-        Evaluation::Fitted(weights) if patterns::applies(pos) => {
-            scale_kings_hold(pos, patterns::white_score_with(weights, pos))
-        }
-        _ => Terms::difference(pos).weigh(&classic_weights(pos.rules.flying())),
+    let (mut score, learned) = match evaluation {
+        Evaluation::Learned if patterns::applies(pos) => (patterns::white_score(pos), true),
+        Evaluation::Fitted(weights) if patterns::applies(pos) => (patterns::white_score_with(weights, pos), true),
+        _ => (Terms::difference(pos).weigh(&classic_weights(pos.rules.flying())), false),
     };
-    score = scale_drawish(pos, score);
+    score = scale_drawish(pos, score, learned);
     if score != 0 {
         let penalty = (SHUFFLE_PENALTY * king_only_plies as i32).min(score.abs() / 2);
         score -= penalty * score.signum();
@@ -224,48 +222,43 @@ fn side_terms<G: Geometry>(pos: &Position<G>, color: Color, guard_counts: bool) 
     Terms(terms)
 }
 
-/// Kings-only endings with a small edge are draws in practice (with flying
-/// kings): one king
-/// holds off up to three, and two hold off four when the stronger side has no
-/// man left to crown. The score keeps its sign but shrinks, so the search
-/// still prefers them to a real loss and seeks real wins elsewhere.
-fn scale_drawish<G: Geometry>(pos: &Position<G>, score: i32) -> i32 {
+/// Endings the weaker side holds with a king are draws in practice, so
+/// their score keeps its sign but shrinks: the search still prefers them
+/// to a real loss and seeks real wins elsewhere.
+///
+/// With flying kings, kings-only endings with a small edge: one king holds
+/// off up to three, and two hold off four when the stronger side has no
+/// man left to crown. With `kings_hold` (the learned evaluation, whose
+/// patterns, fitted position by position, do not see it; the classic one
+/// keeps its pinned judgement), men or no men: three pieces or fewer
+/// seldom beat a king, and with as many kings on each side a man more is
+/// seldom enough (Scan 2.0's evaluation scales the same way).
+fn scale_drawish<G: Geometry>(pos: &Position<G>, score: i32, kings_hold: bool) -> i32 {
     // Kings that step one square at a time do not hold such endings.
     if !pos.rules.flying() {
         return score;
     }
     let (strong, weak) = if score >= 0 { (Color::White, Color::Black) } else { (Color::Black, Color::White) };
-    let strong_men = pos.men(strong).count();
-    let strong_pieces = pos.pieces(strong).count();
-    let weak_kings = pos.kings_of(weak).count();
-    let weak_pieces = pos.pieces(weak).count();
-    if strong_men == 0 && weak_kings >= 1 {
-        let holds = (weak_pieces == 1 && strong_pieces <= 3) || (weak_pieces == 2 && strong_pieces <= 4);
-        if holds || strong_pieces <= weak_pieces {
-            return score / 16;
-        }
-    }
-    score
-}
-
-/// A king on the weaker side often holds, men or no men: three pieces or
-/// fewer seldom beat it, and with as many kings on each side a man more
-/// is seldom enough. The learned evaluation's patterns, fitted position
-/// by position, do not see this (Scan 2.0's evaluation scales the same
-/// way); the classic one keeps its pinned judgement. In kings-only
-/// endings [`scale_drawish`] shrinks the score further.
-fn scale_kings_hold<G: Geometry>(pos: &Position<G>, score: i32) -> i32 {
-    let (strong, weak) = if score >= 0 { (Color::White, Color::Black) } else { (Color::Black, Color::White) };
     let weak_kings = pos.kings_of(weak).count();
     if weak_kings == 0 {
         return score;
     }
-    if pos.pieces(strong).count() <= 3 {
-        return score / 8;
+    let strong_men = pos.men(strong).count();
+    let strong_pieces = pos.pieces(strong).count();
+    let mut score = score;
+    if kings_hold {
+        if strong_pieces <= 3 {
+            score /= 8;
+        } else if pos.kings_of(strong).count() == weak_kings && strong_men.abs_diff(pos.men(weak).count()) <= 1 {
+            score /= 2;
+        }
     }
-    let men_edge = pos.men(strong).count().abs_diff(pos.men(weak).count());
-    if pos.kings_of(strong).count() == weak_kings && men_edge <= 1 {
-        return score / 2;
+    let weak_pieces = pos.pieces(weak).count();
+    if strong_men == 0 {
+        let holds = (weak_pieces == 1 && strong_pieces <= 3) || (weak_pieces == 2 && strong_pieces <= 4);
+        if holds || strong_pieces <= weak_pieces {
+            score /= 16;
+        }
     }
     score
 }
@@ -298,7 +291,7 @@ mod tests {
 
     #[test]
     fn a_king_on_the_weaker_side_shrinks_the_learned_score() {
-        let shrunk = |fen: &str, score: i32| scale_kings_hold(&Position::from_fen(fen).unwrap(), score);
+        let shrunk = |fen: &str, score: i32| scale_drawish(&Position::from_fen(fen).unwrap(), score, true);
         // A king each, a man more: half.
         assert_eq!(shrunk("W:WK46,30,31,32,33:BK5,18,19,20", 200), 100);
         // Black the stronger, the same: the sign is kept.
