@@ -114,6 +114,10 @@ struct FitArgs {
     /// What blends the two: pieces (the pieces on the board, the shipped weights') or rows (the rows the men still have to go, Scan's measure; a fourth file format)
     #[arg(long, value_name = "pieces|rows", default_value = "pieces", value_parser = phase)]
     phase: Phase,
+    /// Fit the score as the learned evaluation gives it, divided where a king holds (1), or the plain sum of the
+    /// weights (0, the shipped weights'); the search's scores, the labels, are divided there
+    #[arg(long, value_name = "0|1", value_parser = switch)]
+    drawish: Option<bool>,
     /// Carry on from the weights of FILE (what --weights reads) instead of starting from the classic ones
     #[arg(long, value_name = "FILE")]
     from: Option<PathBuf>,
@@ -168,6 +172,7 @@ impl TuneArgs {
                     lambda: args.lambda,
                     phases: args.phases,
                     phase: args.phase,
+                    drawish: args.drawish.unwrap_or(false),
                 };
                 let start = args.from.as_deref().map(weights_file).transpose()?;
                 crate::tune::fit(&args.data, options, start, &args.out, out).map_err(UsageError)?;

@@ -8,7 +8,8 @@
 
 use super::data::Sample;
 use crate::engine::eval::patterns::{self, Extras, Phase, Weights, EXTRAS, PHASES, PHASE_SCALE, STATES, TABLES};
-use crate::engine::eval::{classic_weights, Terms, TERMS};
+use crate::engine::eval::{classic_weights, drawish_divisor, Terms, TERMS};
+use crate::engine::Color;
 use std::io::Write;
 
 /// A sample as the fit reads it: its terms (White less Black), the pattern
@@ -23,20 +24,34 @@ struct Row {
     opening: f64,
     result: f32,
     score: Option<i16>,
+    /// What the evaluation divides the patterns' sum by when White is
+    /// ahead and when Black is (`drawish_divisor`): 1 and 1 unless the fit
+    /// goes through that scaling.
+    divisors: [f32; 2],
 }
 
 impl Row {
-    fn of(sample: &Sample, phase: Phase) -> Row {
+    fn of(sample: &Sample, phase: Phase, drawish: bool) -> Row {
         let pos = &sample.position;
         let terms = Terms::difference(pos).0.map(|t| t as f32);
-        let white = pos.men(crate::engine::Color::White).bits();
-        let black = pos.men(crate::engine::Color::Black).bits();
+        let white = pos.men(Color::White).bits();
+        let black = pos.men(Color::Black).bits();
         let states = patterns::indices(white, black).map(|(a, b)| (a as u16, b as u16));
-        let kings = [crate::engine::Color::White, crate::engine::Color::Black].map(|c| pos.kings_of(c).bits());
+        let kings = [Color::White, Color::Black].map(|c| pos.kings_of(c).bits());
         let extras = Extras::difference(white, black, kings).0.map(|e| e as f32);
         let share = phase.opening_share(white, black, pos.occupied().count());
         let opening = share as f64 / PHASE_SCALE as f64;
-        Row { terms, states, extras, opening, result: sample.white_result, score: sample.white_score }
+        let divisors = match drawish {
+            true => [Color::White, Color::Black].map(|strong| drawish_divisor(pos, strong, true) as f32),
+            false => [1.0; 2],
+        };
+        Row { terms, states, extras, opening, result: sample.white_result, score: sample.white_score, divisors }
+    }
+
+    /// The divisor of a sum `score` of the patterns and terms: the one of
+    /// the side it puts ahead.
+    fn divisor(&self, score: f64) -> f64 {
+        self.divisors[usize::from(score < 0.0)] as f64
     }
 
     /// What the fit aims at: the result, blended with the expected result
@@ -88,8 +103,15 @@ impl Model {
         Model { phases, weights }
     }
 
-    /// White's score of a row, in hundredths of a man.
+    /// White's score of a row, in hundredths of a man, as the evaluation
+    /// gives it (divided where a king holds, when the fit asks for it).
     fn score(&self, row: &Row) -> f64 {
+        let sum = self.sum(row);
+        sum / row.divisor(sum)
+    }
+
+    /// The same before the division: the sum of the weights.
+    fn sum(&self, row: &Row) -> f64 {
         if self.phases == 1 {
             return self.phase_score(row, 0);
         }
@@ -191,6 +213,13 @@ pub struct FitOptions {
     /// …blended by this measure of the game's phase: the pieces (the
     /// shipped weights'), or the rows to go.
     pub phase: Phase,
+    /// Whether the fit judges the weights by the score the evaluation
+    /// makes of them, divided where a king holds (`drawish_divisor`), or
+    /// by their plain sum (the shipped weights'). The search's scores, the
+    /// labels, are already divided there: fitted to the plain sum, the
+    /// patterns learn the division and the evaluation divides again. The
+    /// classic weights' loss, a reference, is measured the same way.
+    pub drawish: bool,
 }
 
 /// What the fit found.
@@ -214,7 +243,7 @@ pub struct Fitted {
 /// The fit starts from the classic weights, or from `start` (weights
 /// fitted before, to carry on from them with more positions).
 pub fn fit(samples: &[Sample], options: FitOptions, start: Option<&Weights>, log: &mut dyn Write) -> Fitted {
-    let rows: Vec<Row> = samples.iter().map(|sample| Row::of(sample, options.phase)).collect();
+    let rows: Vec<Row> = samples.iter().map(|sample| Row::of(sample, options.phase, options.drawish)).collect();
     let (mut validation, mut train) = (Vec::new(), Vec::new());
     for (row, sample) in rows.iter().zip(samples) {
         if sample.game.is_multiple_of(10) {
@@ -253,8 +282,9 @@ pub fn fit(samples: &[Sample], options: FitOptions, start: Option<&Weights>, log
     for epoch in 1..=options.epochs {
         gradient.iter_mut().for_each(|g| *g = 0.0);
         for (row, target) in train.iter().zip(&targets) {
-            let p = expected(model.score(row), scale);
-            let d = 2.0 * (p - target) * p * (1.0 - p) / scale;
+            let sum = model.sum(row);
+            let p = expected(sum / row.divisor(sum), scale);
+            let d = 2.0 * (p - target) * p * (1.0 - p) / scale / row.divisor(sum);
             let shares = row.shares(options.phases);
             for (phase, gradient) in gradient.chunks_mut(PARAMETERS).enumerate() {
                 // (With one phase the share is 1: the same sums as before
@@ -350,7 +380,16 @@ mod tests {
         {
             let fitted = fit(
                 &samples,
-                FitOptions { epochs: 50, rate: 1.0, pattern_rate: 1e5, regularisation: 0.0, lambda, phases, phase },
+                FitOptions {
+                    epochs: 50,
+                    rate: 1.0,
+                    pattern_rate: 1e5,
+                    regularisation: 0.0,
+                    lambda,
+                    phases,
+                    phase,
+                    drawish: false,
+                },
                 None,
                 &mut std::io::sink(),
             );
@@ -361,6 +400,29 @@ mod tests {
             assert!((10.0..=2_000.0).contains(&fitted.scale));
             assert!(Weights::read(&fitted.weights.encode()).unwrap() == fitted.weights);
             assert_eq!(fitted.start_validation, fitted.classic_validation);
+        }
+    }
+
+    /// Through the division, a row scores as the learned evaluation does
+    /// (up to its two roundings), and without it as the weights sum.
+    #[test]
+    fn through_the_drawish_division_a_row_scores_as_the_evaluation_does() {
+        use crate::engine::eval::{evaluate_with, Evaluation};
+        use crate::engine::Position;
+        let model = Model::from_weights(Weights::shipped(), 2);
+        for (fen, divisor) in [
+            ("W:WK46,30,31,32,33:BK5,18,19,20", 2.0),
+            ("W:WK46,30,31:BK5,18", 8.0),
+            ("W:W27,28,32,33,37,38,39,42,43,48:B3,7,8,12,13,16,17,18,19,23", 1.0),
+        ] {
+            let position = Position::from_fen(fen).unwrap();
+            let sample = Sample { game: 1, position, white_result: 0.5, white_score: None };
+            let (plain, through) = (Row::of(&sample, Phase::Pieces, false), Row::of(&sample, Phase::Pieces, true));
+            let sum = model.sum(&through);
+            assert_eq!(model.score(&plain), sum, "{fen}");
+            assert_eq!(through.divisor(sum), divisor, "{fen}: {sum}");
+            let evaluation = evaluate_with(Evaluation::Learned, &position, 0) as f64;
+            assert!((model.score(&through) - evaluation).abs() < 2.0, "{fen}: {} {evaluation}", model.score(&through));
         }
     }
 
@@ -377,6 +439,7 @@ mod tests {
             lambda: 0.0,
             phases: 2,
             phase: Phase::Pieces,
+            drawish: false,
         };
         let first = fit(&samples, options, None, &mut std::io::sink());
         let again = fit(&samples, FitOptions { epochs: 25, ..options }, Some(&first.weights), &mut std::io::sink());
@@ -397,6 +460,7 @@ mod tests {
             opening: 1.0,
             result: 1.0,
             score,
+            divisors: [1.0; 2],
         };
         assert_eq!(row(Some(0)).target(0.0, 200.0), 1.0);
         assert_eq!(row(Some(0)).target(1.0, 200.0), 0.5);
@@ -422,6 +486,7 @@ mod tests {
                     opening: 1.0,
                     result,
                     score: None,
+                    divisors: [1.0; 2],
                 });
             }
         }

@@ -234,33 +234,42 @@ fn side_terms<G: Geometry>(pos: &Position<G>, color: Color, guard_counts: bool) 
 /// seldom beat a king, and with as many kings on each side a man more is
 /// seldom enough (Scan 2.0's evaluation scales the same way).
 fn scale_drawish<G: Geometry>(pos: &Position<G>, score: i32, kings_hold: bool) -> i32 {
+    let strong = if score >= 0 { Color::White } else { Color::Black };
+    // Truncated divisions in a row are one by their product.
+    score / drawish_divisor(pos, strong, kings_hold)
+}
+
+/// What [`scale_drawish`] divides the score of `pos` by when `strong` is
+/// ahead: 1 where nothing holds. (`dames tune fit --drawish 1` fits the
+/// patterns through it.)
+pub fn drawish_divisor<G: Geometry>(pos: &Position<G>, strong: Color, kings_hold: bool) -> i32 {
     // Kings that step one square at a time do not hold such endings.
     if !pos.rules.flying() {
-        return score;
+        return 1;
     }
-    let (strong, weak) = if score >= 0 { (Color::White, Color::Black) } else { (Color::Black, Color::White) };
+    let weak = !strong;
     let weak_kings = pos.kings_of(weak).count();
     if weak_kings == 0 {
-        return score;
+        return 1;
     }
     let strong_men = pos.men(strong).count();
     let strong_pieces = pos.pieces(strong).count();
-    let mut score = score;
+    let mut divisor = 1;
     if kings_hold {
         if strong_pieces <= 3 {
-            score /= 8;
+            divisor = 8;
         } else if pos.kings_of(strong).count() == weak_kings && strong_men.abs_diff(pos.men(weak).count()) <= 1 {
-            score /= 2;
+            divisor = 2;
         }
     }
     let weak_pieces = pos.pieces(weak).count();
     if strong_men == 0 {
         let holds = (weak_pieces == 1 && strong_pieces <= 3) || (weak_pieces == 2 && strong_pieces <= 4);
         if holds || strong_pieces <= weak_pieces {
-            score /= 16;
+            divisor *= 16;
         }
     }
-    score
+    divisor
 }
 
 #[cfg(test)]
