@@ -282,9 +282,12 @@ pub fn fit(samples: &[Sample], options: FitOptions, start: Option<&Weights>, log
     for epoch in 1..=options.epochs {
         gradient.iter_mut().for_each(|g| *g = 0.0);
         for (row, target) in train.iter().zip(&targets) {
+            // Through the division (1 without --drawish), the gradient
+            // of the sum is the score's divided by it.
             let sum = model.sum(row);
-            let p = expected(sum / row.divisor(sum), scale);
-            let d = 2.0 * (p - target) * p * (1.0 - p) / scale / row.divisor(sum);
+            let divisor = row.divisor(sum);
+            let p = expected(sum / divisor, scale);
+            let d = 2.0 * (p - target) * p * (1.0 - p) / scale / divisor;
             let shares = row.shares(options.phases);
             for (phase, gradient) in gradient.chunks_mut(PARAMETERS).enumerate() {
                 // (With one phase the share is 1: the same sums as before
