@@ -161,14 +161,19 @@ test('sounds are made for a move only when the setting is on', async ({ page, co
   await countNotes(page);
   await page.goto('/deux-joueurs');
   await waitForHydration(page);
+  // The board shows the move at once and the server stores it after: the
+  // page is left only once it has, so that the next one resumes the game.
+  const stored = page.waitForResponse((r) => r.url().includes('/api/partie/commencer') && r.status() === 200);
   await page.locator('[data-square="32"]').click();
   await page.locator('[data-square="28"]').click();
+  await stored;
   await expect.poll(() => fen(page)).toMatch(/^B:/);
   expect(await page.evaluate(() => (window as any).__notes)).toBe(0);
 
   await setSettings(context, 'son=1');
   await page.goto('/deux-joueurs');
   await waitForHydration(page);
+  expect(await fen(page)).toMatch(/^B:/);
   await page.locator('[data-square="19"]').click();
   await page.locator('[data-square="23"]').click();
   await expect.poll(() => fen(page)).toMatch(/^W:/);
