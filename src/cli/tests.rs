@@ -124,6 +124,7 @@ fn bad_input_is_one_line_and_status_two() {
         &["tune", "fit", "--data", "/nonexistent", "--out", "/tmp/x", "--phases", "3"],
         &["tune", "fit", "--data", "/nonexistent", "--out", "/tmp/x", "--lambda", "1.5"],
         &["tune", "fit", "--data", "/nonexistent", "--out", "/tmp/x", "--lambda", "NaN"],
+        &["tune", "fit", "--data", "/nonexistent", "--out", "/tmp/x", "--td", "-0.1"],
         &["bestmove", "start", "--weights", "/nonexistent"],
         &["bestmove", "start", "--eval", "classic", "--weights", "/nonexistent"],
         &["selfplay", "--white", "1", "--black", "1", "--games", "2", "--black-weights", "Cargo.toml"],
@@ -285,7 +286,10 @@ fn tune_makes_weights_that_the_searches_play() {
     // Blended by the pieces, as the shipped weights, unless told the rows.
     assert_eq!(Weights::read(&std::fs::read(&phased).unwrap()).unwrap().phase, Phase::Pieces);
     let rows = file("rows.bin");
-    let fit_by_rows = ["tune", "fit", "--data", &positions, "--out", &rows, "--epochs", "25", "--phase", "rows"];
+    let fit_by_rows = [
+        "tune", "fit", "--data", &positions, "--out", &rows, "--epochs", "25", "--phase", "rows", "--lambda", "1",
+        "--td", "0.9",
+    ];
     let (code, _, err) = call(&fit_by_rows);
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(Weights::read(&std::fs::read(&rows).unwrap()).unwrap().phase, Phase::RowsToGo);

@@ -108,6 +108,11 @@ struct FitArgs {
     /// The share of the search's score in the fit's target, 0 to 1 (0: the game result alone)
     #[arg(long, value_name = "L", default_value_t = 0.0, value_parser = share)]
     lambda: f64,
+    /// How far ahead in its game each search score looks, 0 to 1: the target takes, instead of a position's
+    /// score, the TD(λ) blend of it (1 - L) with the same for the next position of its game (L), and so on to the
+    /// result (0, the shipped weights': the score alone; 0.9: about ten plies ahead)
+    #[arg(long, value_name = "L", default_value_t = 0.0, value_parser = share)]
+    td: f64,
     /// 1: one value a weight; 2: weights for the opening and the ending, blended by --phase
     #[arg(long, value_name = "1|2", default_value_t = 1, value_parser = RangedU64ValueParser::<usize>::new().range(1..=2))]
     phases: usize,
@@ -170,6 +175,7 @@ impl TuneArgs {
                     pattern_rate: args.pattern_rate,
                     regularisation: args.l2,
                     lambda: args.lambda,
+                    td: args.td,
                     phases: args.phases,
                     phase: args.phase,
                     drawish: args.drawish.unwrap_or(false),

@@ -1,7 +1,8 @@
 //! Fitting the learned evaluation's weights to game results: logistic
 //! regression of the result on the evaluation (Texel's method), by full-batch
 //! Adam, with the classic evaluation's scale kept. The target may blend the
-//! result with the score the player's search gave the position.
+//! result with the score the player's search gave the position, or with
+//! the scores of that position and the ones after it in its game (TD(λ)).
 //!
 //! Every step is deterministic (one thread, a fixed order), so the same
 //! positions file gives the same weights.
@@ -54,11 +55,12 @@ impl Row {
         self.divisors[usize::from(score < 0.0)] as f64
     }
 
-    /// What the fit aims at: the result, blended with the expected result
-    /// of the search's score by `lambda` (0: the result alone).
-    fn target(&self, lambda: f64, scale: f64) -> f64 {
+    /// What the fit aims at: the result, blended by `lambda` (0: the
+    /// result alone) with what the search's scores say, `scored`: the
+    /// row's [`score_returns`].
+    fn target(&self, lambda: f64, scored: f64) -> f64 {
         match self.score {
-            Some(score) => lambda * expected(score as f64, scale) + (1.0 - lambda) * self.result as f64,
+            Some(_) => lambda * scored + (1.0 - lambda) * self.result as f64,
             None => self.result as f64,
         }
     }
@@ -172,6 +174,34 @@ fn expected(score: f64, scale: f64) -> f64 {
     1.0 / (1.0 + (-score / scale).exp())
 }
 
+/// What the search's scores say of each row, for White: the expected
+/// result of its own score blended, `td` to `1 - td`, with the same for the
+/// next row of its game, and so on to the game's result after its last row
+/// (the TD(λ) return, λ = `td`). With `td` 0 it is the row's own score
+/// alone, as the shipped weights were fitted; the larger `td`, the further
+/// ahead in the game the target looks (about `1 / (1 - td)` rows, one a
+/// quiet ply), so that what a search sees only later in the game, as a
+/// position drifts, is learned where the drift begins. A row without a
+/// score passes on what comes after it. Consecutive rows of one game
+/// number are one game, in order, as the positions files hold them.
+fn score_returns(rows: &[Row], games: &[u32], td: f64, scale: f64) -> Vec<f64> {
+    let mut returns = vec![0.0; rows.len()];
+    // The game and return of the row after, going backwards.
+    let mut after: Option<(u32, f64)> = None;
+    for (i, (row, &game)) in rows.iter().zip(games).enumerate().rev() {
+        let later = match after {
+            Some((next_game, next)) if next_game == game => next,
+            _ => row.result as f64,
+        };
+        returns[i] = match row.score {
+            Some(score) => (1.0 - td) * expected(score as f64, scale) + td * later,
+            None => later,
+        };
+        after = Some((game, returns[i]));
+    }
+    returns
+}
+
 /// Mean squared error of the expected results against the real ones.
 fn loss(model: &Model, rows: &[&Row], scale: f64) -> f64 {
     let sum: f64 = rows.iter().map(|r| (expected(model.score(r), scale) - r.result as f64).powi(2)).sum();
@@ -207,6 +237,10 @@ pub struct FitOptions {
     /// result alone; the shipped weights were fitted with 1). Positions
     /// without a score (first-version files) keep their result.
     pub lambda: f64,
+    /// How far ahead in its game a row's search score looks
+    /// ([`score_returns`]): 0, the row's own score (the shipped weights'),
+    /// to 1, the game's result.
+    pub td: f64,
     /// 1: one value a weight; 2 (the shipped weights): one for the opening
     /// and one for the ending…
     pub phases: usize,
@@ -244,14 +278,12 @@ pub struct Fitted {
 /// fitted before, to carry on from them with more positions).
 pub fn fit(samples: &[Sample], options: FitOptions, start: Option<&Weights>, log: &mut dyn Write) -> Fitted {
     let rows: Vec<Row> = samples.iter().map(|sample| Row::of(sample, options.phase, options.drawish)).collect();
-    let (mut validation, mut train) = (Vec::new(), Vec::new());
-    for (row, sample) in rows.iter().zip(samples) {
-        if sample.game.is_multiple_of(10) {
-            validation.push(row);
-        } else {
-            train.push(row);
-        }
-    }
+    let games: Vec<u32> = samples.iter().map(|sample| sample.game).collect();
+    let in_training: Vec<bool> = games.iter().map(|game| !game.is_multiple_of(10)).collect();
+    let rows_in = |training: bool| -> Vec<&Row> {
+        rows.iter().zip(&in_training).filter(|(_, t)| **t == training).map(|(row, _)| row).collect()
+    };
+    let (validation, train) = (rows_in(false), rows_in(true));
     let classic = Model::classic(options.phases);
     let scale = best_scale(&classic, &train);
     let classic_validation = loss(&classic, &validation, scale);
@@ -278,7 +310,14 @@ pub fn fit(samples: &[Sample], options: FitOptions, start: Option<&Weights>, log
     let (mut mean, mut variance) = (vec![0.0f64; parameters], vec![0.0f64; parameters]);
     let (beta1, beta2, epsilon) = (0.9f64, 0.999f64, 1e-8);
     let mut gradient = vec![0.0f64; parameters];
-    let targets: Vec<f64> = train.iter().map(|row| row.target(options.lambda, scale)).collect();
+    let returns = score_returns(&rows, &games, options.td, scale);
+    let targets: Vec<f64> = rows
+        .iter()
+        .zip(&returns)
+        .zip(&in_training)
+        .filter(|(_, t)| **t)
+        .map(|((row, scored), _)| row.target(options.lambda, *scored))
+        .collect();
     for epoch in 1..=options.epochs {
         gradient.iter_mut().for_each(|g| *g = 0.0);
         for (row, target) in train.iter().zip(&targets) {
@@ -389,6 +428,7 @@ mod tests {
                     pattern_rate: 1e5,
                     regularisation: 0.0,
                     lambda,
+                    td: 0.0,
                     phases,
                     phase,
                     drawish: false,
@@ -440,6 +480,7 @@ mod tests {
             pattern_rate: 1e5,
             regularisation: 0.0,
             lambda: 0.0,
+            td: 0.0,
             phases: 2,
             phase: Phase::Pieces,
             drawish: false,
@@ -454,21 +495,51 @@ mod tests {
         assert!(none.weights == first.weights);
     }
 
-    #[test]
-    fn the_target_blends_the_result_with_the_score() {
-        let row = |score| Row {
+    fn row(result: f32, score: Option<i16>) -> Row {
+        Row {
             terms: [0.0; TERMS],
             states: [(0, 0); TABLES],
             extras: [0.0; EXTRAS],
             opening: 1.0,
-            result: 1.0,
+            result,
             score,
             divisors: [1.0; 2],
-        };
-        assert_eq!(row(Some(0)).target(0.0, 200.0), 1.0);
-        assert_eq!(row(Some(0)).target(1.0, 200.0), 0.5);
-        assert!((row(Some(0)).target(0.5, 200.0) - 0.75).abs() < 1e-12);
-        assert_eq!(row(None).target(1.0, 200.0), 1.0, "no score: the result");
+        }
+    }
+
+    #[test]
+    fn the_target_blends_the_result_with_the_score() {
+        let even = score_returns(&[row(1.0, Some(0))], &[0], 0.0, 200.0)[0];
+        assert_eq!(even, 0.5);
+        assert_eq!(row(1.0, Some(0)).target(0.0, even), 1.0);
+        assert_eq!(row(1.0, Some(0)).target(1.0, even), 0.5);
+        assert!((row(1.0, Some(0)).target(0.5, even) - 0.75).abs() < 1e-12);
+        assert_eq!(row(1.0, None).target(1.0, even), 1.0, "no score: the result");
+    }
+
+    /// TD(λ): each return blends the row's own expected result with the
+    /// next row's return, the last row's with its game's result; a row
+    /// without a score passes on what follows it; games do not mix.
+    #[test]
+    fn score_returns_look_ahead_in_their_game_only() {
+        let scale = 100.0;
+        let p = |score: i16| expected(score as f64, scale);
+        // Game 3 (won by White) then game 4 (lost by White).
+        let rows = [row(1.0, Some(50)), row(1.0, None), row(1.0, Some(200)), row(0.0, Some(-100)), row(0.0, Some(0))];
+        let games = [3, 3, 3, 4, 4];
+        let own = score_returns(&rows, &games, 0.0, scale);
+        assert_eq!(own, [p(50), p(200), p(200), p(-100), p(0)], "td 0: each row's own score (none: the next's)");
+        let td = 0.5;
+        let ahead = score_returns(&rows, &games, td, scale);
+        let last_of_3 = 0.5 * p(200) + 0.5 * 1.0;
+        assert!((ahead[2] - last_of_3).abs() < 1e-12);
+        assert!((ahead[1] - last_of_3).abs() < 1e-12, "no score: passed on");
+        assert!((ahead[0] - (0.5 * p(50) + 0.5 * last_of_3)).abs() < 1e-12);
+        let last_of_4 = 0.5 * p(0);
+        assert!((ahead[4] - last_of_4).abs() < 1e-12, "game 4 ends in its own result");
+        assert!((ahead[3] - (0.5 * p(-100) + 0.5 * last_of_4)).abs() < 1e-12);
+        let results = score_returns(&rows, &games, 1.0, scale);
+        assert_eq!(results, [1.0, 1.0, 1.0, 0.0, 0.0], "td 1: the results");
     }
 
     #[test]
