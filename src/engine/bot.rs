@@ -52,7 +52,10 @@ use std::str::FromStr;
 /// 10: `fort`'s learned weights of the seventh generation, fitted through
 /// that shrinking (`tune fit --drawish 1`) on its own new games and 700 new
 /// games against Scan 2.0; the other levels are unchanged.
-pub const BOT_VERSION: u32 = 10;
+/// 11: `fort`'s learned weights of the eighth generation, fitted to targets
+/// that look about ten plies ahead in the game (`tune fit --td 0.9`); the
+/// other levels are unchanged.
+pub const BOT_VERSION: u32 = 11;
 
 /// The bot's first moves of a game from the usual start drawn at random
 /// among the legal moves: games start differently without any opening
