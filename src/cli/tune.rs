@@ -110,7 +110,7 @@ struct FitArgs {
     lambda: f64,
     /// How far ahead in its game each search score looks, 0 to 1: the target takes, instead of a position's
     /// score, the TD(λ) blend of it (1 - L) with the same for the next position of its game (L), and so on to the
-    /// result (0, the shipped weights': the score alone; 0.9: about ten plies ahead)
+    /// result (0: the score alone; 0.9, the shipped weights': about ten plies ahead)
     #[arg(long, value_name = "L", default_value_t = 0.0, value_parser = share)]
     td: f64,
     /// 1: one value a weight; 2: weights for the opening and the ending, blended by --phase

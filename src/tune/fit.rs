@@ -178,7 +178,8 @@ fn expected(score: f64, scale: f64) -> f64 {
 /// result of its own score blended, `td` to `1 - td`, with the same for the
 /// next row of its game, and so on to the game's result after its last row
 /// (the TD(λ) return, λ = `td`). With `td` 0 it is the row's own score
-/// alone, as the shipped weights were fitted; the larger `td`, the further
+/// alone, as every generation before version 11's was fitted; the shipped
+/// weights were fitted with 0.9. The larger `td`, the further
 /// ahead in the game the target looks (about `1 / (1 - td)` rows, one a
 /// quiet ply), so that what a search sees only later in the game, as a
 /// position drifts, is learned where the drift begins. A row without a
@@ -238,8 +239,8 @@ pub struct FitOptions {
     /// without a score (first-version files) keep their result.
     pub lambda: f64,
     /// How far ahead in its game a row's search score looks
-    /// ([`score_returns`]): 0, the row's own score (the shipped weights'),
-    /// to 1, the game's result.
+    /// ([`score_returns`]): 0, the row's own score, to 1, the game's
+    /// result (the shipped weights were fitted with 0.9).
     pub td: f64,
     /// 1: one value a weight; 2 (the shipped weights): one for the opening
     /// and one for the ending…
